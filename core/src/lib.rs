@@ -1,0 +1,1 @@
+//! evident-core (under construction).

@@ -1,0 +1,2 @@
+//! evident: HTTP retries decided by evidence, identically on every engine.
+pub use evident_core::*;
