@@ -1,0 +1,91 @@
+//! What an HTTP/1.1 lab server does with one request.
+
+use super::super::reply::Reply;
+
+/// The behaviour for one request on an HTTP/1.1 lab server.
+///
+/// Every behaviour first reads the whole request head (that makes it a
+/// *received* request in the ledger). Unless it says otherwise it then reads
+/// the whole body, and `execute: true` counts the request as *executed*
+/// before the fault happens. A request carrying an idempotency key that
+/// was already executed is answered as a replay whatever the behaviour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Http1Behaviour {
+    /// Answer normally; keep-alive unless [`Reply::close`]. Counts as an
+    /// execution as [`Reply::counts_as_execution`] says.
+    Respond(Reply),
+    /// Answer with explicit keep-alive headers, then close the connection
+    /// (FIN; TLS close_notify first) while it sits idle in the client's
+    /// pool. [`crate::lab::LabServer::idle_closed`] resolves once it is
+    /// closed, so the next request can deterministically meet a stale
+    /// pooled connection.
+    RespondThenCloseIdle(Reply),
+    /// Read the request, then close cleanly (FIN) without answering.
+    CloseAfterRequest {
+        /// Count an execution before closing.
+        execute: bool,
+    },
+    /// Read the request, then close with a TCP RST (SO_LINGER 0) without
+    /// answering.
+    ResetAfterRequest {
+        /// Count an execution before resetting.
+        execute: bool,
+    },
+    /// Read the request and never answer; the connection stays open until
+    /// the client closes it or the server stops.
+    NeverAnswer {
+        /// Count an execution.
+        execute: bool,
+    },
+    /// Send `HTTP/1.1 200 OK\r\nContent-Ty` and close cleanly.
+    PartialHeadThenClose {
+        /// Count an execution before answering.
+        execute: bool,
+    },
+    /// Send `HTTP/1.1 abc nonsense\r\n\r\n` (a status line with no status
+    /// code, which every HTTP/1.1 parser rejects) and close.
+    Malformed {
+        /// Count an execution before answering.
+        execute: bool,
+    },
+    /// Answer 200 with `Content-Length: declared` but send only `sent` body
+    /// bytes, then close cleanly.
+    TruncatedBody {
+        /// The announced body length.
+        declared: usize,
+        /// Body bytes actually sent (less than `declared`).
+        sent: usize,
+        /// Count an execution before answering.
+        execute: bool,
+    },
+    /// Answer 200 announcing more body than is sent, send `sent` bytes and
+    /// then hold the connection without sending more.
+    StallBody {
+        /// Body bytes sent before stalling.
+        sent: usize,
+        /// Count an execution before answering.
+        execute: bool,
+    },
+    /// Read the head and `after_bytes` raw body bytes (answering `Expect:
+    /// 100-continue` first if asked), then reset the connection (RST) while
+    /// the client is still sending. Never executed. Give the client a body
+    /// of several megabytes so it is still writing when the RST arrives.
+    CloseDuringRequestBody {
+        /// Body bytes read before the reset.
+        after_bytes: usize,
+    },
+}
+
+impl Http1Behaviour {
+    /// `Respond` with an empty-bodied answer of `status` (2xx counts as an
+    /// execution).
+    ///
+    /// # Panics
+    ///
+    /// If `status` is not a valid status code (100–999).
+    pub fn respond(status: u16) -> Self {
+        let status = http::StatusCode::from_u16(status).expect("a valid status code");
+        Self::Respond(Reply::new(status))
+    }
+}

@@ -1,0 +1,59 @@
+//! What an HTTP/2 lab server does with one request (one stream).
+
+use h2::Reason;
+
+use super::super::reply::Reply;
+
+/// The behaviour for one request on an HTTP/2 lab server.
+///
+/// The request's HEADERS make it *received*; `execute` (or the reply)
+/// says whether it counts as executed. A request carrying an idempotency
+/// key that was already executed is answered as a replay whatever the
+/// behaviour.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Http2Behaviour {
+    /// Read the request body and answer.
+    Respond(Reply),
+    /// Reset the stream with `REFUSED_STREAM` at once, without executing
+    /// (RFC 9113 §8.7: the request was not processed). The connection stays
+    /// usable.
+    RefusedStream,
+    /// Send GOAWAY (`NO_ERROR`) whose last-stream-id is the highest stream
+    /// received on this connection *before* this one (0 if none), so this
+    /// stream is provably unprocessed; then close the connection. Never
+    /// executed. The server keeps accepting new connections.
+    GoAwayAboveLastStreamId,
+    /// Send GOAWAY (`NO_ERROR`) whose last-stream-id is this stream, then
+    /// close the connection without answering: the outcome is ambiguous.
+    GoAwayCoveringStreamThenClose {
+        /// Count an execution (on receipt of the head) before the GOAWAY.
+        execute: bool,
+    },
+    /// Read the request body, then reset the stream with `reason` (a bare
+    /// RST_STREAM). The connection stays usable.
+    ResetStream {
+        /// The RST_STREAM error code, e.g. `Reason::INTERNAL_ERROR`.
+        reason: Reason,
+        /// Count an execution before the reset.
+        execute: bool,
+    },
+    /// Never answer the stream; it stays open until the server stops.
+    NeverAnswer {
+        /// Count an execution (on receipt of the head).
+        execute: bool,
+    },
+}
+
+impl Http2Behaviour {
+    /// `Respond` with an empty-bodied answer of `status` (2xx counts as an
+    /// execution).
+    ///
+    /// # Panics
+    ///
+    /// If `status` is not a valid status code (100–999).
+    pub fn respond(status: u16) -> Self {
+        let status = http::StatusCode::from_u16(status).expect("a valid status code");
+        Self::Respond(Reply::new(status))
+    }
+}

@@ -1,0 +1,110 @@
+//! A listener whose connects never complete: the connect-timeout fault.
+//!
+//! Linux drops an incoming SYN while the listener's accept queue is full
+//! (`tcp_conn_request`, counted as `ListenOverflows`), and the client stays
+//! in SYN-SENT, retransmitting, until its own timeout. So the lab listens
+//! with a backlog of 0, never accepts, and fills the queue with its own
+//! connections until one of them does not complete — which proves, on this
+//! very machine, that the next connect hangs.
+
+use std::io;
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use super::ledger::Ledger;
+use super::server::{LabServer, Listen, loopback_socket, runtime};
+
+/// Accept-queue length requested: the smallest possible (Linux then still
+/// queues one connection).
+const BACKLOG: i32 = 0;
+
+/// Filler connections tried before concluding the queue never fills.
+const MAX_FILLERS: usize = 16;
+
+/// How long a filling connect may take before the queue counts as full. A
+/// loopback handshake the kernel completes takes microseconds, so this is
+/// only an upper bound, never something waited for in the normal case
+/// except once, for the connect that proves the queue is full.
+const FILL_PROBE: Duration = Duration::from_millis(200);
+
+/// Builder for a connect-timeout server: a loopback port where TCP connects
+/// hang in SYN-SENT.
+///
+/// ```
+/// use evident_conformance::lab::ConnectTimeoutServer;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// let server = ConnectTimeoutServer::new().start()?;
+/// let connect = tokio::net::TcpStream::connect(server.addr());
+/// let outcome = tokio::time::timeout(std::time::Duration::from_millis(300), connect).await;
+/// assert!(outcome.is_err(), "the connect is still pending");
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ConnectTimeoutServer {
+    listen: Listen,
+}
+
+impl ConnectTimeoutServer {
+    /// A server on `127.0.0.1` with a free port.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Listen on this loopback address (port 0 picks a free port).
+    pub fn bind(mut self, addr: SocketAddr) -> Self {
+        self.listen.addr = addr;
+        self
+    }
+
+    /// Stop by itself after `lifetime`.
+    pub fn lifetime(mut self, lifetime: Duration) -> Self {
+        self.listen.lifetime = lifetime;
+        self
+    }
+
+    /// Listens, fills the accept queue and checks that one more connect
+    /// does not complete within [`FILL_PROBE`] (so this blocks the calling
+    /// thread for about that long).
+    ///
+    /// # Errors
+    ///
+    /// If the address is not loopback or cannot be bound, no runtime is
+    /// entered, or the kernel keeps completing connects (the fault cannot
+    /// be produced here: `ErrorKind::Unsupported`).
+    pub fn start(self) -> io::Result<LabServer> {
+        let handle = runtime()?;
+        let socket = loopback_socket(self.listen.addr)?;
+        socket.listen(BACKLOG)?;
+        let addr = socket
+            .local_addr()?
+            .as_socket()
+            .ok_or_else(|| io::Error::other("listener has no IP address"))?;
+        let mut fillers = Vec::new();
+        let mut full = false;
+        for _ in 0..MAX_FILLERS {
+            match TcpStream::connect_timeout(&addr, FILL_PROBE) {
+                Ok(filler) => fillers.push(filler),
+                Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+                    full = true;
+                    break;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        if !full {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("{MAX_FILLERS} connects completed: the accept queue does not fill here"),
+            ));
+        }
+        let (stop_tx, stop) = self.listen.stop_channel();
+        handle.spawn(async move {
+            stop.wait().await;
+            drop((socket, fillers));
+        });
+        Ok(LabServer::new(addr, Ledger::new(), false, stop_tx))
+    }
+}
