@@ -1,1 +1,36 @@
-//! evident-core (under construction).
+//! evident-core: HTTP retries decided by evidence, identically on every
+//! engine.
+//!
+//! When a request fails, a client must decide whether to send it again. This
+//! crate decides from **evidence** — how far the attempt got
+//! ([`AttemptStage`]), what failed ([`FailureCategory`]) and what that proves
+//! about whether the server could have acted ([`ExecutionEvidence`]) —
+//! combined with what the caller **declared** ([`Idempotency`]). Never from
+//! the HTTP method.
+//!
+//! * [`failure`]: the vocabulary, with constructors that carry their proof.
+//! * [`progress`]: the per-attempt record that engine adapters feed.
+//! * [`classify()`]: one function turning an engine's [`EngineSignal`] and
+//!   the progress into a [`TransportFailure`], shared by every engine.
+//! * [`decide`]: the ordered retry rules, `Retry-After`, backoff and budget.
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+#![forbid(unsafe_code)]
+
+pub mod classify;
+pub mod config;
+pub mod decide;
+pub mod failure;
+pub mod progress;
+
+pub use classify::{EngineSignal, GoAwayScope, classify};
+pub use config::ConfigError;
+pub use decide::{
+    BodyReplay, BudgetConfig, Decision, DelaySource, Idempotency, Outcome, RandomSource,
+    RetryAfter, RetryBudget, RetryContext, RetryPolicy, RetryPolicyBuilder, RetryReason,
+    RetryTable, StopReason, XorShiftRandom, is_retryable_status,
+};
+pub use failure::{
+    AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
+    PreWriteStage, TransportFailure,
+};
+pub use progress::{Progress, ProgressSnapshot};

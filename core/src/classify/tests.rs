@@ -1,0 +1,577 @@
+//! Table-driven tests of the shared classification: every signal at every
+//! reachable stage, plus the properties the decision depends on.
+
+use std::io::ErrorKind;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::failure::ExecutionEvidence::{self, *};
+use crate::failure::FailureCategory as C;
+use crate::progress::{Progress, ProgressSnapshot};
+
+/// The progress an exactly-counting adapter records when an attempt fails
+/// while in `stage` (on a fresh connection).
+fn counted_at(stage: AttemptStage) -> ProgressSnapshot {
+    let p = Progress::new();
+    p.counts_writes_exactly();
+    p.connection_reused(false);
+    for s in AttemptStage::ALL {
+        if s > stage {
+            break;
+        }
+        p.enter(s);
+        match s {
+            AttemptStage::WriteBody => {
+                p.wrote(100);
+                p.head_written();
+            }
+            AttemptStage::AwaitHead => {
+                p.wrote(10);
+                p.body_written();
+            }
+            AttemptStage::ReadBody => {
+                p.head_received();
+                p.read(50);
+            }
+            _ => {}
+        }
+    }
+    if stage == AttemptStage::WriteHead {
+        p.wrote(7); // part of the head
+    }
+    p.snapshot()
+}
+
+/// Every signal the classifiers can report (one representative per kind of
+/// payload).
+fn all_signals() -> Vec<EngineSignal> {
+    use EngineSignal::*;
+    let mut v = vec![
+        NameNotFound,
+        ConnectionRefused,
+        TimedOut,
+        ConnectionReset,
+        ConnectionClosed,
+        TlsCertificate,
+        TlsHandshake,
+        Protocol,
+        Http2RefusedStream,
+        Http2GoAway(GoAwayScope::StreamExcluded),
+        Http2GoAway(GoAwayScope::StreamCovered),
+        Http2GoAway(GoAwayScope::Unknown),
+        Http2GoAway(GoAwayScope::LastStreamId(0)),
+        Http2StreamReset { reason: 2 },
+        CancelledUnsent,
+        Cancelled,
+        RequestBody,
+        ResponseTooLarge,
+        Other,
+    ];
+    v.extend(IO_KINDS.iter().map(|&k| Io(k)));
+    v
+}
+
+const IO_KINDS: [ErrorKind; 14] = [
+    ErrorKind::ConnectionRefused,
+    ErrorKind::ConnectionReset,
+    ErrorKind::ConnectionAborted,
+    ErrorKind::BrokenPipe,
+    ErrorKind::UnexpectedEof,
+    ErrorKind::NotConnected,
+    ErrorKind::TimedOut,
+    ErrorKind::WouldBlock,
+    ErrorKind::InvalidData,
+    ErrorKind::Interrupted,
+    ErrorKind::Other,
+    ErrorKind::AddrInUse,
+    ErrorKind::PermissionDenied,
+    ErrorKind::OutOfMemory,
+];
+
+fn triple(f: &TransportFailure) -> (AttemptStage, C, ExecutionEvidence) {
+    (f.stage(), f.category(), f.evidence())
+}
+
+#[test]
+fn every_signal_at_every_reachable_stage_follows_the_table() {
+    use AttemptStage::*;
+    // (signal, stage reached) -> expected (stage, category, evidence).
+    // Derived from DESIGN.md §2-§3, not from running the code.
+    let rows: &[(
+        EngineSignal,
+        AttemptStage,
+        (AttemptStage, C, ExecutionEvidence),
+    )] = &[
+        (
+            EngineSignal::NameNotFound,
+            Resolve,
+            (Resolve, C::NameNotFound, NotSent),
+        ),
+        (
+            EngineSignal::ConnectionRefused,
+            Connect,
+            (Connect, C::ConnectionRefused, NotSent),
+        ),
+        (
+            EngineSignal::TimedOut,
+            Resolve,
+            (Resolve, C::ConnectTimeout, NotSent),
+        ),
+        (
+            EngineSignal::TimedOut,
+            Connect,
+            (Connect, C::ConnectTimeout, NotSent),
+        ),
+        (
+            EngineSignal::TimedOut,
+            Tls,
+            (Tls, C::ConnectTimeout, NotSent),
+        ),
+        (
+            EngineSignal::TimedOut,
+            WriteHead,
+            (WriteHead, C::Timeout, SentNoResponse),
+        ),
+        (
+            EngineSignal::TimedOut,
+            WriteBody,
+            (WriteBody, C::Timeout, SentNoResponse),
+        ),
+        (
+            EngineSignal::TimedOut,
+            AwaitHead,
+            (AwaitHead, C::Timeout, SentNoResponse),
+        ),
+        (
+            EngineSignal::TimedOut,
+            ReadBody,
+            (ReadBody, C::Timeout, Responded),
+        ),
+        (
+            EngineSignal::TlsCertificate,
+            Tls,
+            (Tls, C::TlsCertificate, NotSent),
+        ),
+        (
+            EngineSignal::TlsHandshake,
+            Tls,
+            (Tls, C::TlsHandshake, NotSent),
+        ),
+        // ureq's lazy handshake runs on the first write: still before any
+        // request byte, so still a TLS failure and not sent.
+        (
+            EngineSignal::TlsCertificate,
+            Connect,
+            (Tls, C::TlsCertificate, NotSent),
+        ),
+        (
+            EngineSignal::ConnectionReset,
+            Connect,
+            (Connect, C::ConnectionReset, NotSent),
+        ),
+        (
+            EngineSignal::ConnectionReset,
+            Tls,
+            (Tls, C::ConnectionReset, NotSent),
+        ),
+        (
+            EngineSignal::ConnectionReset,
+            WriteHead,
+            (WriteHead, C::ConnectionReset, SentNoResponse),
+        ),
+        (
+            EngineSignal::ConnectionReset,
+            WriteBody,
+            (WriteBody, C::ConnectionReset, SentNoResponse),
+        ),
+        (
+            EngineSignal::ConnectionReset,
+            AwaitHead,
+            (AwaitHead, C::ConnectionReset, SentNoResponse),
+        ),
+        (
+            EngineSignal::ConnectionReset,
+            ReadBody,
+            (ReadBody, C::ConnectionReset, Responded),
+        ),
+        (
+            EngineSignal::ConnectionClosed,
+            AwaitHead,
+            (AwaitHead, C::ConnectionClosed, SentNoResponse),
+        ),
+        (
+            EngineSignal::ConnectionClosed,
+            ReadBody,
+            (ReadBody, C::ConnectionClosed, Responded),
+        ),
+        (
+            EngineSignal::Protocol,
+            AwaitHead,
+            (AwaitHead, C::Protocol, SentNoResponse),
+        ),
+        (
+            EngineSignal::Protocol,
+            ReadBody,
+            (ReadBody, C::Protocol, Responded),
+        ),
+        (
+            EngineSignal::Http2RefusedStream,
+            WriteHead,
+            (WriteHead, C::StreamRefused, NotProcessed),
+        ),
+        (
+            EngineSignal::Http2RefusedStream,
+            AwaitHead,
+            (AwaitHead, C::StreamRefused, NotProcessed),
+        ),
+        (
+            EngineSignal::Http2RefusedStream,
+            ReadBody,
+            (ReadBody, C::StreamRefused, NotProcessed),
+        ),
+        (
+            EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
+            AwaitHead,
+            (AwaitHead, C::GoAway, NotProcessed),
+        ),
+        (
+            EngineSignal::Http2GoAway(GoAwayScope::StreamCovered),
+            AwaitHead,
+            (AwaitHead, C::GoAway, SentNoResponse),
+        ),
+        (
+            EngineSignal::Http2GoAway(GoAwayScope::Unknown),
+            AwaitHead,
+            (AwaitHead, C::GoAway, SentNoResponse),
+        ),
+        (
+            EngineSignal::Http2GoAway(GoAwayScope::StreamCovered),
+            ReadBody,
+            (ReadBody, C::GoAway, Responded),
+        ),
+        (
+            EngineSignal::Http2StreamReset { reason: 2 },
+            AwaitHead,
+            (AwaitHead, C::StreamReset, SentNoResponse),
+        ),
+        (
+            EngineSignal::Http2StreamReset { reason: 8 },
+            WriteBody,
+            (WriteBody, C::StreamReset, SentNoResponse),
+        ),
+        (
+            EngineSignal::Http2StreamReset { reason: 2 },
+            ReadBody,
+            (ReadBody, C::StreamReset, Responded),
+        ),
+        (
+            EngineSignal::Cancelled,
+            Connect,
+            (Connect, C::Cancelled, NotSent),
+        ),
+        (
+            EngineSignal::Cancelled,
+            AwaitHead,
+            (AwaitHead, C::Cancelled, SentNoResponse),
+        ),
+        (
+            EngineSignal::RequestBody,
+            WriteBody,
+            (WriteBody, C::RequestBody, SentNoResponse),
+        ),
+        (
+            EngineSignal::ResponseTooLarge,
+            ReadBody,
+            (ReadBody, C::ResponseTooLarge, Responded),
+        ),
+        (EngineSignal::Other, Connect, (Connect, C::Other, NotSent)),
+        (
+            EngineSignal::Other,
+            AwaitHead,
+            (AwaitHead, C::Other, SentNoResponse),
+        ),
+        (
+            EngineSignal::Io(ErrorKind::BrokenPipe),
+            WriteBody,
+            (WriteBody, C::ConnectionReset, SentNoResponse),
+        ),
+        (
+            EngineSignal::Io(ErrorKind::UnexpectedEof),
+            AwaitHead,
+            (AwaitHead, C::ConnectionClosed, SentNoResponse),
+        ),
+        (
+            EngineSignal::Io(ErrorKind::TimedOut),
+            Connect,
+            (Connect, C::ConnectTimeout, NotSent),
+        ),
+        (
+            EngineSignal::Io(ErrorKind::InvalidData),
+            AwaitHead,
+            (AwaitHead, C::Protocol, SentNoResponse),
+        ),
+    ];
+    for (signal, at, expected) in rows {
+        let got = classify(*signal, &counted_at(*at));
+        assert_eq!(triple(&got), *expected, "{signal:?} at {at:?}");
+    }
+}
+
+#[test]
+fn every_signal_at_every_stage_is_classified_without_panicking_and_consistently() {
+    for signal in all_signals() {
+        for stage in AttemptStage::ALL {
+            let p = counted_at(stage);
+            let f = classify(signal, &p);
+            // Evidence never claims less progress than was recorded.
+            if p.head_received() && f.evidence() != NotProcessed {
+                assert_eq!(f.evidence(), Responded, "{signal:?} at {stage:?}");
+            }
+            if f.evidence() == NotSent {
+                assert!(
+                    p.still_before_write() || p.proves_nothing_written(),
+                    "{signal:?} at {stage:?} claimed not sent"
+                );
+            }
+            if f.evidence() == NotProcessed {
+                assert!(matches!(
+                    signal,
+                    EngineSignal::Http2RefusedStream | EngineSignal::Http2GoAway(_)
+                ));
+            }
+        }
+    }
+}
+
+#[test]
+fn unknown_progress_gives_the_conservative_answer() {
+    let unknown = ProgressSnapshot::default();
+    for signal in all_signals() {
+        let f = classify(signal, &unknown);
+        let stage_proving = matches!(
+            signal,
+            EngineSignal::NameNotFound
+                | EngineSignal::ConnectionRefused
+                | EngineSignal::TlsCertificate
+                | EngineSignal::TlsHandshake
+                | EngineSignal::CancelledUnsent
+        );
+        match f.evidence() {
+            NotSent => assert!(
+                stage_proving,
+                "{signal:?} claimed not sent without progress"
+            ),
+            NotProcessed => assert!(matches!(
+                signal,
+                EngineSignal::Http2RefusedStream
+                    | EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded)
+            )),
+            SentNoResponse => {}
+            Responded => panic!("{signal:?} claimed a response without progress"),
+        }
+    }
+    assert_eq!(
+        classify(EngineSignal::TimedOut, &unknown).category(),
+        C::Timeout,
+        "an unknown stage is not a connect timeout"
+    );
+}
+
+#[test]
+fn a_pre_write_signal_contradicted_by_progress_believes_the_progress() {
+    let p = counted_at(AttemptStage::AwaitHead);
+    let f = classify(EngineSignal::ConnectionRefused, &p);
+    assert_eq!(f.evidence(), SentNoResponse);
+}
+
+#[test]
+fn nothing_written_on_a_reused_connection_proves_not_sent() {
+    let p = Progress::new();
+    p.counts_writes_exactly();
+    p.connection_reused(true);
+    p.enter(AttemptStage::WriteHead);
+    let f = classify(EngineSignal::ConnectionClosed, &p.snapshot());
+    assert_eq!(
+        triple(&f),
+        (AttemptStage::WriteHead, C::ConnectionClosed, NotSent)
+    );
+}
+
+#[test]
+fn a_request_handed_back_unwritten_is_not_sent_unless_progress_shows_a_write() {
+    let unknown = ProgressSnapshot::default();
+    let f = classify(EngineSignal::CancelledUnsent, &unknown);
+    assert_eq!(f.evidence(), NotSent);
+    let p = Progress::new();
+    p.enter(AttemptStage::WriteHead);
+    p.wrote(3);
+    let f = classify(EngineSignal::CancelledUnsent, &p.snapshot());
+    assert_eq!(f.evidence(), SentNoResponse);
+}
+
+#[test]
+fn protocol_proof_of_non_processing_wins_over_everything() {
+    // REFUSED_STREAM after bytes were written, on a reused connection, even
+    // after the head was written and the body sent: still not processed.
+    for stage in [
+        AttemptStage::WriteHead,
+        AttemptStage::WriteBody,
+        AttemptStage::AwaitHead,
+    ] {
+        let p = Progress::new();
+        p.counts_writes_exactly();
+        p.connection_reused(true);
+        p.enter(stage);
+        p.wrote(4096);
+        p.head_written();
+        p.stream_id(5);
+        let f = classify(EngineSignal::Http2RefusedStream, &p.snapshot());
+        assert_eq!(f.evidence(), NotProcessed);
+        assert_eq!(f.category(), C::StreamRefused);
+    }
+    // Also with no progress at all.
+    let f = classify(
+        EngineSignal::Http2RefusedStream,
+        &ProgressSnapshot::default(),
+    );
+    assert_eq!(f.evidence(), NotProcessed);
+}
+
+#[test]
+fn a_bare_stream_reset_proves_nothing() {
+    for reason in [0u32, 1, 2, 5, 8, 11, 0xff] {
+        for stage in [
+            AttemptStage::WriteHead,
+            AttemptStage::WriteBody,
+            AttemptStage::AwaitHead,
+        ] {
+            let f = classify(
+                EngineSignal::Http2StreamReset { reason },
+                &counted_at(stage),
+            );
+            assert_eq!(f.evidence(), SentNoResponse, "reason {reason} at {stage:?}");
+            assert_eq!(f.category(), C::StreamReset);
+        }
+    }
+}
+
+#[test]
+fn stream_after_goaway_last_id_is_peer_not_processed() {
+    let p = Progress::new();
+    p.enter(AttemptStage::AwaitHead);
+    p.head_written();
+    p.stream_id(7);
+    let snap = p.snapshot();
+    for last in [0, 1, 3, 5] {
+        let f = classify(
+            EngineSignal::Http2GoAway(GoAwayScope::LastStreamId(last)),
+            &snap,
+        );
+        assert_eq!(f.evidence(), NotProcessed, "last id {last}");
+        assert_eq!(f.category(), C::GoAway);
+    }
+    let f = classify(
+        EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
+        &snap,
+    );
+    assert_eq!(f.evidence(), NotProcessed);
+}
+
+#[test]
+fn stream_at_or_below_goaway_last_id_stays_ambiguous() {
+    let p = Progress::new();
+    p.enter(AttemptStage::AwaitHead);
+    p.head_written();
+    p.stream_id(7);
+    let snap = p.snapshot();
+    for last in [7, 9, i32::MAX as u32] {
+        let f = classify(
+            EngineSignal::Http2GoAway(GoAwayScope::LastStreamId(last)),
+            &snap,
+        );
+        assert_eq!(f.evidence(), SentNoResponse, "last id {last}");
+    }
+    // Without a known stream id, a last-stream-id proves nothing.
+    let p = Progress::new();
+    p.enter(AttemptStage::AwaitHead);
+    let f = classify(
+        EngineSignal::Http2GoAway(GoAwayScope::LastStreamId(0)),
+        &p.snapshot(),
+    );
+    assert_eq!(f.evidence(), SentNoResponse);
+    let f = classify(EngineSignal::Http2GoAway(GoAwayScope::StreamCovered), &snap);
+    assert_eq!(f.evidence(), SentNoResponse);
+}
+
+/// Any progress an adapter could record, including inconsistent ones.
+fn any_progress() -> impl Strategy<Value = ProgressSnapshot> {
+    (
+        proptest::option::of(0usize..7),
+        any::<bool>(),
+        prop_oneof![Just(0usize), 1usize..100_000],
+        any::<[bool; 4]>(),
+        proptest::option::of(any::<bool>()),
+        0u32..10,
+    )
+        .prop_map(|(stage, counted, written, [hw, bw, hr, _], reused, sid)| {
+            let p = Progress::new();
+            if let Some(s) = stage {
+                p.enter(AttemptStage::ALL[s]);
+            }
+            if counted {
+                p.counts_writes_exactly();
+            }
+            p.wrote(written);
+            if hw {
+                p.head_written();
+            }
+            if bw {
+                p.body_written();
+            }
+            if hr {
+                p.head_received();
+            }
+            if let Some(r) = reused {
+                p.connection_reused(r);
+            }
+            p.stream_id(sid);
+            p.snapshot()
+        })
+}
+
+proptest! {
+    #[test]
+    fn generic_io_failure_is_never_promoted_to_not_sent(
+        kind in proptest::sample::select(IO_KINDS.to_vec()),
+        progress in any_progress(),
+    ) {
+        let f = classify(EngineSignal::Io(kind), &progress);
+        // A generic I/O error never proves anything by itself: "not sent"
+        // only when the progress alone already proves it, and never "not
+        // processed".
+        prop_assert_ne!(f.evidence(), NotProcessed);
+        if f.evidence() == NotSent {
+            prop_assert!(progress.still_before_write() || progress.proves_nothing_written());
+        }
+        // And whatever the kind, the answer is never more optimistic than
+        // for an unknown failure at the same progress.
+        let baseline = classify(EngineSignal::Other, &progress);
+        prop_assert_eq!(f.evidence(), baseline.evidence());
+    }
+
+    #[test]
+    fn classification_never_claims_less_progress_than_recorded(
+        signal in proptest::sample::select(all_signals()),
+        progress in any_progress(),
+    ) {
+        let f = classify(signal, &progress);
+        if let Some(stage) = progress.stage()
+            && f.evidence() != NotSent {
+                prop_assert!(f.stage() >= stage, "{:?} reported {:?} after reaching {:?}", signal, f.stage(), stage);
+            }
+        if f.evidence() == NotSent && (progress.bytes_written() > 0 || progress.head_written()) {
+            prop_assert!(false, "{:?} claimed not sent after a recorded write", signal);
+        }
+    }
+}

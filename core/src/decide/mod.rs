@@ -1,0 +1,505 @@
+//! The retry decision: may this call send its request again, and when?
+//!
+//! The decision has two independent inputs: what was **observed** about the
+//! attempt (its [`Outcome`]: a failure's category and evidence, or an answered
+//! status) and what the caller **declared** about the operation
+//! ([`Idempotency`]). The HTTP method is not an input: [`RetryContext`] has no
+//! method and no URL.
+//!
+//! The rules run in a fixed order. Each rule may only **stop** or **pass**;
+//! only the end of the chain says **retry**, so a later rule can never
+//! re-enable something an earlier rule forbade:
+//!
+//! 0. A successful answer (2xx) ends the call: there is nothing to retry.
+//! 1. Absolute blockers, cheapest first: attempts exhausted, a one-shot body,
+//!    a response byte already delivered, draining, a deadline too close.
+//! 2. Permanent failure categories.
+//! 3. Evidence: `NotSent`/`NotProcessed` pass whatever the idempotency;
+//!    ambiguous evidence passes only when safely idempotent.
+//! 4. Answered statuses: 408, 429, 500, 502, 503, 504 pass only when safely
+//!    idempotent (an answer never proves non-processing); others stop.
+//! 5. Delay: a `Retry-After` is honoured exactly when it fits the deadline
+//!    (never clipped by the maximum backoff), else the call stops; otherwise
+//!    exponential backoff with jitter, capped by the maximum and the deadline.
+//! 6. The retry budget, consulted last and spent only on "retry".
+
+mod backoff;
+mod budget;
+mod policy;
+mod retry_after;
+mod table;
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use http::StatusCode;
+
+pub use backoff::{Backoff, RandomSource, XorShiftRandom};
+pub use budget::{
+    DEFAULT_BUDGET_MIN_PER_SEC, DEFAULT_BUDGET_RATIO, DEFAULT_BUDGET_TTL, RetryBudget,
+};
+#[allow(unused_imports)] // used by the client configuration
+pub(crate) use policy::check_duration;
+pub use policy::{
+    BudgetConfig, DEFAULT_BASE_BACKOFF, DEFAULT_JITTER, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_BACKOFF,
+    DEFAULT_MIN_ATTEMPT_TIME, DEFAULT_RETRY_AFTER_CEILING, MAX_ATTEMPTS_LIMIT, MAX_CONFIG_DURATION,
+    RetryPolicy, RetryPolicyBuilder,
+};
+pub use retry_after::RetryAfter;
+pub use table::{RetryTable, TABLE_STATUSES, TableRow};
+
+use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
+
+/// What the caller declared about the operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Idempotency {
+    /// The caller declared the operation idempotent.
+    Declared,
+    /// An idempotency key is registered and was sent (a head carrying it was
+    /// fully written).
+    KeySent,
+    /// An idempotency key is registered but no attempt has sent it yet.
+    KeyNotSent,
+    /// Nothing declared.
+    None,
+}
+
+impl Idempotency {
+    /// All four values.
+    pub const ALL: [Idempotency; 4] = [
+        Idempotency::Declared,
+        Idempotency::KeySent,
+        Idempotency::KeyNotSent,
+        Idempotency::None,
+    ];
+
+    /// Whether repeating the operation is safe: declared, or a key the server
+    /// has actually received. A key never sent protects nothing.
+    pub const fn safely_idempotent(self) -> bool {
+        matches!(self, Idempotency::Declared | Idempotency::KeySent)
+    }
+
+    /// Stable name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Idempotency::Declared => "declared",
+            Idempotency::KeySent => "key_sent",
+            Idempotency::KeyNotSent => "key_not_sent",
+            Idempotency::None => "none",
+        }
+    }
+}
+
+/// Whether the request body can be sent again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BodyReplay {
+    /// Empty or in-memory: can be replayed.
+    Replayable,
+    /// Streamed: it can be sent once.
+    OneShot,
+}
+
+/// Everything the decision knows about the call. No method, no URL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryContext {
+    /// Attempts made so far, the one being judged included (≥ 1).
+    pub attempts_made: u32,
+    /// Attempts allowed in total.
+    pub attempts_allowed: u32,
+    /// Whether the body can be sent again.
+    pub body: BodyReplay,
+    /// Whether any response byte was already delivered to the caller.
+    pub response_delivered: bool,
+    /// Whether the client is draining (no new retries).
+    pub draining: bool,
+    /// Time left before the call's deadline, if it has one.
+    pub remaining: Option<Duration>,
+    /// The minimum time an attempt needs.
+    pub min_attempt_time: Duration,
+    /// What the caller declared.
+    pub idempotency: Idempotency,
+}
+
+/// How the judged attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// The attempt failed.
+    Failed {
+        /// What went wrong.
+        category: FailureCategory,
+        /// What it proves about execution.
+        evidence: ExecutionEvidence,
+    },
+    /// The server answered with a status.
+    Answered {
+        /// The status.
+        status: StatusCode,
+        /// The `Retry-After` delay, already resolved against the wall clock.
+        retry_after: Option<Duration>,
+    },
+}
+
+impl Outcome {
+    /// The outcome of a transport failure.
+    pub fn failed(failure: &TransportFailure) -> Self {
+        Outcome::Failed {
+            category: failure.category(),
+            evidence: failure.evidence(),
+        }
+    }
+}
+
+/// Why a call stops.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StopReason {
+    /// The server answered with a success status.
+    Succeeded,
+    /// Rule 1: every allowed attempt was made.
+    AttemptsExhausted,
+    /// Rule 1: the body is one-shot and cannot be sent again.
+    BodyNotReplayable,
+    /// Rule 1: response bytes were already delivered to the caller.
+    ResponseDelivered,
+    /// Rule 1: the client is draining.
+    Draining,
+    /// Rule 1: the deadline leaves no more than the minimum attempt time.
+    DeadlineTooShort,
+    /// Rule 2: the failure category is permanent.
+    PermanentFailure,
+    /// Rule 3: the request may have been processed and the operation is not
+    /// safely idempotent.
+    NotIdempotent,
+    /// Rule 4: the status is not retryable.
+    StatusNotRetryable,
+    /// Rule 4: a retryable status, but the operation is not safely idempotent.
+    StatusNotIdempotent,
+    /// Rule 5: the server's `Retry-After` does not fit the deadline.
+    RetryAfterBeyondDeadline,
+    /// Rule 5: without a deadline, the `Retry-After` exceeds the ceiling.
+    RetryAfterBeyondCeiling,
+    /// Rule 6: the retry budget is spent.
+    BudgetExhausted,
+}
+
+impl StopReason {
+    /// Every stop reason.
+    pub const ALL: [StopReason; 13] = [
+        StopReason::Succeeded,
+        StopReason::AttemptsExhausted,
+        StopReason::BodyNotReplayable,
+        StopReason::ResponseDelivered,
+        StopReason::Draining,
+        StopReason::DeadlineTooShort,
+        StopReason::PermanentFailure,
+        StopReason::NotIdempotent,
+        StopReason::StatusNotRetryable,
+        StopReason::StatusNotIdempotent,
+        StopReason::RetryAfterBeyondDeadline,
+        StopReason::RetryAfterBeyondCeiling,
+        StopReason::BudgetExhausted,
+    ];
+
+    /// Stable name (`evident.decision.reason`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Succeeded => "succeeded",
+            StopReason::AttemptsExhausted => "attempts_exhausted",
+            StopReason::BodyNotReplayable => "body_not_replayable",
+            StopReason::ResponseDelivered => "response_delivered",
+            StopReason::Draining => "draining",
+            StopReason::DeadlineTooShort => "deadline_too_short",
+            StopReason::PermanentFailure => "permanent_failure",
+            StopReason::NotIdempotent => "not_idempotent",
+            StopReason::StatusNotRetryable => "status_not_retryable",
+            StopReason::StatusNotIdempotent => "status_not_idempotent",
+            StopReason::RetryAfterBeyondDeadline => "retry_after_beyond_deadline",
+            StopReason::RetryAfterBeyondCeiling => "retry_after_beyond_ceiling",
+            StopReason::BudgetExhausted => "budget_exhausted",
+        }
+    }
+}
+
+/// Why a call retries.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RetryReason {
+    /// The request was proven not sent.
+    NotSent,
+    /// The protocol proved the peer did not process it.
+    NotProcessed,
+    /// The outcome was ambiguous but the operation is safely idempotent.
+    SafelyIdempotent,
+    /// A retryable status for a safely idempotent operation.
+    RetryableStatus,
+}
+
+impl RetryReason {
+    /// Every retry reason.
+    pub const ALL: [RetryReason; 4] = [
+        RetryReason::NotSent,
+        RetryReason::NotProcessed,
+        RetryReason::SafelyIdempotent,
+        RetryReason::RetryableStatus,
+    ];
+
+    /// Stable name (`evident.decision.reason`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RetryReason::NotSent => "not_sent",
+            RetryReason::NotProcessed => "not_processed",
+            RetryReason::SafelyIdempotent => "safely_idempotent",
+            RetryReason::RetryableStatus => "retryable_status",
+        }
+    }
+}
+
+/// Where a retry's delay came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DelaySource {
+    /// The server's `Retry-After`, honoured exactly.
+    RetryAfter,
+    /// Exponential backoff with jitter.
+    Backoff,
+}
+
+/// The verdict on one attempt, with its reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Send the request again after `after`.
+    Retry {
+        /// Why.
+        reason: RetryReason,
+        /// How long to wait first.
+        after: Duration,
+        /// Where the delay came from.
+        delay: DelaySource,
+    },
+    /// Do not send it again.
+    Stop(StopReason),
+}
+
+impl Decision {
+    /// Whether the decision is to retry.
+    pub const fn is_retry(&self) -> bool {
+        matches!(self, Decision::Retry { .. })
+    }
+
+    /// The stop reason, if the decision stops.
+    pub const fn stop_reason(&self) -> Option<StopReason> {
+        match self {
+            Decision::Stop(r) => Some(*r),
+            Decision::Retry { .. } => None,
+        }
+    }
+
+    /// `"retry"` or `"stop"` (`evident.decision`).
+    pub const fn verb(&self) -> &'static str {
+        match self {
+            Decision::Retry { .. } => "retry",
+            Decision::Stop(_) => "stop",
+        }
+    }
+
+    /// The reason's stable name (`evident.decision.reason`).
+    pub const fn reason_str(&self) -> &'static str {
+        match self {
+            Decision::Retry { reason, .. } => reason.as_str(),
+            Decision::Stop(r) => r.as_str(),
+        }
+    }
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Decision::Retry { reason, after, .. } => {
+                write!(
+                    f,
+                    "retry ({}) after {} ms",
+                    reason.as_str(),
+                    after.as_millis()
+                )
+            }
+            Decision::Stop(r) => write!(f, "stop ({})", r.as_str()),
+        }
+    }
+}
+
+/// The statuses worth repeating for a safely idempotent operation.
+pub const fn is_retryable_status(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 408 | 429 | 500 | 502 | 503 | 504)
+}
+
+type Rule = Result<(), StopReason>;
+
+impl RetryPolicy {
+    /// Decides whether the attempt described by `outcome` may be repeated.
+    ///
+    /// `now` is used only by the retry budget.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use evident_core::*;
+    ///
+    /// let policy = RetryPolicy::builder().jitter(0.0).build()?;
+    /// let ctx = RetryContext {
+    ///     attempts_made: 1,
+    ///     attempts_allowed: 3,
+    ///     body: BodyReplay::Replayable,
+    ///     response_delivered: false,
+    ///     draining: false,
+    ///     remaining: None,
+    ///     min_attempt_time: policy.min_attempt_time(),
+    ///     idempotency: Idempotency::None,
+    /// };
+    /// // A refused connection is retried even when nothing is declared.
+    /// let refused = Outcome::Failed {
+    ///     category: FailureCategory::ConnectionRefused,
+    ///     evidence: ExecutionEvidence::NotSent,
+    /// };
+    /// assert!(policy.decide(&ctx, &refused, Instant::now()).is_retry());
+    /// // A timeout after the request left is not.
+    /// let timeout = Outcome::Failed {
+    ///     category: FailureCategory::Timeout,
+    ///     evidence: ExecutionEvidence::SentNoResponse,
+    /// };
+    /// assert_eq!(
+    ///     policy.decide(&ctx, &timeout, Instant::now()),
+    ///     Decision::Stop(StopReason::NotIdempotent)
+    /// );
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    pub fn decide(&self, ctx: &RetryContext, outcome: &Outcome, now: Instant) -> Decision {
+        match self.judge(ctx, outcome) {
+            Ok((reason, retry_after)) => match self.delay(ctx, retry_after) {
+                Ok((after, delay)) => {
+                    // Rule 6: the budget, last, and spent only on "retry".
+                    if let Some(budget) = &self.budget
+                        && !budget.try_withdraw(now)
+                    {
+                        return Decision::Stop(StopReason::BudgetExhausted);
+                    }
+                    Decision::Retry {
+                        reason,
+                        after,
+                        delay,
+                    }
+                }
+                Err(stop) => Decision::Stop(stop),
+            },
+            Err(stop) => Decision::Stop(stop),
+        }
+    }
+
+    /// Rules 0 to 4. On pass, the retry reason and any `Retry-After`.
+    fn judge(
+        &self,
+        ctx: &RetryContext,
+        outcome: &Outcome,
+    ) -> Result<(RetryReason, Option<Duration>), StopReason> {
+        if let Outcome::Answered { status, .. } = outcome
+            && status.is_success()
+        {
+            return Err(StopReason::Succeeded);
+        }
+        blockers(ctx)?;
+        match *outcome {
+            Outcome::Failed { category, evidence } => {
+                if category.is_permanent() {
+                    return Err(StopReason::PermanentFailure);
+                }
+                let reason = evidence_rule(evidence, ctx.idempotency)?;
+                Ok((reason, None))
+            }
+            Outcome::Answered {
+                status,
+                retry_after,
+            } => {
+                status_rule(status, ctx.idempotency)?;
+                Ok((RetryReason::RetryableStatus, retry_after))
+            }
+        }
+    }
+
+    /// Rule 5.
+    fn delay(
+        &self,
+        ctx: &RetryContext,
+        retry_after: Option<Duration>,
+    ) -> Result<(Duration, DelaySource), StopReason> {
+        // Time usable for waiting: what the deadline leaves after the next
+        // attempt's minimum. Rule 1 made sure it is positive.
+        let usable = ctx
+            .remaining
+            .map(|r| r.saturating_sub(ctx.min_attempt_time));
+        if let Some(wait) = retry_after {
+            return match usable {
+                Some(usable) if wait < usable => Ok((wait, DelaySource::RetryAfter)),
+                Some(_) => Err(StopReason::RetryAfterBeyondDeadline),
+                None if wait <= self.retry_after_ceiling => Ok((wait, DelaySource::RetryAfter)),
+                None => Err(StopReason::RetryAfterBeyondCeiling),
+            };
+        }
+        let retry = ctx.attempts_made.saturating_sub(1);
+        let mut after = self.backoff.delay(retry, self.random.next_unit());
+        if let Some(usable) = usable {
+            after = after.min(usable);
+        }
+        Ok((after, DelaySource::Backoff))
+    }
+}
+
+/// Rule 1, cheapest first.
+fn blockers(ctx: &RetryContext) -> Rule {
+    if ctx.attempts_made >= ctx.attempts_allowed {
+        return Err(StopReason::AttemptsExhausted);
+    }
+    if ctx.body == BodyReplay::OneShot {
+        return Err(StopReason::BodyNotReplayable);
+    }
+    if ctx.response_delivered {
+        return Err(StopReason::ResponseDelivered);
+    }
+    if ctx.draining {
+        return Err(StopReason::Draining);
+    }
+    if let Some(remaining) = ctx.remaining
+        && remaining <= ctx.min_attempt_time
+    {
+        return Err(StopReason::DeadlineTooShort);
+    }
+    Ok(())
+}
+
+/// Rule 3.
+fn evidence_rule(
+    evidence: ExecutionEvidence,
+    idempotency: Idempotency,
+) -> Result<RetryReason, StopReason> {
+    match evidence {
+        ExecutionEvidence::NotSent => Ok(RetryReason::NotSent),
+        ExecutionEvidence::NotProcessed => Ok(RetryReason::NotProcessed),
+        ExecutionEvidence::SentNoResponse | ExecutionEvidence::Responded => {
+            if idempotency.safely_idempotent() {
+                Ok(RetryReason::SafelyIdempotent)
+            } else {
+                Err(StopReason::NotIdempotent)
+            }
+        }
+    }
+}
+
+/// Rule 4.
+fn status_rule(status: StatusCode, idempotency: Idempotency) -> Rule {
+    if !is_retryable_status(status) {
+        return Err(StopReason::StatusNotRetryable);
+    }
+    if !idempotency.safely_idempotent() {
+        return Err(StopReason::StatusNotIdempotent);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

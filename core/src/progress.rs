@@ -1,0 +1,281 @@
+//! How far one attempt got, fed by the engine adapter's hooks.
+//!
+//! A [`Progress`] is shared between the core (which owns the attempt and its
+//! timeout) and whatever hooks an engine offers: a resolver wrapper, a
+//! counting connector, a stream wrapper under or above TLS. Hooks can run on
+//! any thread, so every field is an atomic and every update is one atomic
+//! operation. The core reads a [`ProgressSnapshot`] when the attempt fails or
+//! when its timer fires, and classifies from that.
+//!
+//! Progress is monotonic: stages only move forward, counters only grow and
+//! flags are only set. An adapter that cannot observe some fact simply never
+//! reports it, and the classification falls back to the conservative answer.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+
+use crate::failure::AttemptStage;
+
+const WRITES_COUNTED: u8 = 1 << 0;
+const REUSE_KNOWN: u8 = 1 << 1;
+const REUSED: u8 = 1 << 2;
+const HEAD_WRITTEN: u8 = 1 << 3;
+const HEAD_RECEIVED: u8 = 1 << 4;
+const BODY_WRITTEN: u8 = 1 << 5;
+
+#[derive(Debug, Default)]
+struct Cell {
+    /// 0: no stage entered yet; otherwise `stage.index() + 1`.
+    stage: AtomicU8,
+    flags: AtomicU8,
+    written: AtomicU64,
+    read: AtomicU64,
+    /// 0: unknown (0 is never a client stream id).
+    stream_id: AtomicU32,
+}
+
+/// The live progress record of one attempt. Cloning shares the record.
+///
+/// ```
+/// use evident_core::{AttemptStage, Progress};
+///
+/// let progress = Progress::new();
+/// progress.counts_writes_exactly();
+/// progress.enter(AttemptStage::Connect);
+/// progress.enter(AttemptStage::WriteHead);
+/// progress.wrote(120);
+/// progress.head_written();
+/// progress.body_written();
+///
+/// let seen = progress.snapshot();
+/// assert_eq!(seen.stage(), Some(AttemptStage::AwaitHead));
+/// assert_eq!(seen.bytes_written(), 120);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Progress {
+    cell: Arc<Cell>,
+}
+
+impl Progress {
+    /// A fresh record: no stage entered, nothing counted.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records that the attempt entered `stage`. Stages never move back: an
+    /// earlier stage reported late is ignored.
+    pub fn enter(&self, stage: AttemptStage) {
+        self.cell
+            .stage
+            .fetch_max(stage.index() + 1, Ordering::AcqRel);
+    }
+
+    /// Declares that this adapter counts every request byte it hands to the
+    /// connection, so a zero count is a proof that nothing was written.
+    pub fn counts_writes_exactly(&self) {
+        self.set(WRITES_COUNTED);
+    }
+
+    /// Adds `n` request bytes accepted by the connection for this request.
+    pub fn wrote(&self, n: usize) {
+        self.cell.written.fetch_add(n as u64, Ordering::AcqRel);
+    }
+
+    /// Adds `n` response bytes read for this request.
+    pub fn read(&self, n: usize) {
+        self.cell.read.fetch_add(n as u64, Ordering::AcqRel);
+    }
+
+    /// Records whether the attempt runs on a connection reused from a pool.
+    pub fn connection_reused(&self, reused: bool) {
+        self.set(REUSE_KNOWN | if reused { REUSED } else { 0 });
+    }
+
+    /// Records that the request head was fully written (and with it any
+    /// `Idempotency-Key` header). Enters [`AttemptStage::WriteBody`].
+    pub fn head_written(&self) {
+        self.set(HEAD_WRITTEN);
+        self.enter(AttemptStage::WriteBody);
+    }
+
+    /// Records that the request body was fully written. Enters
+    /// [`AttemptStage::AwaitHead`].
+    pub fn body_written(&self) {
+        self.set(HEAD_WRITTEN | BODY_WRITTEN);
+        self.enter(AttemptStage::AwaitHead);
+    }
+
+    /// Records that a response head arrived. Enters [`AttemptStage::ReadBody`].
+    pub fn head_received(&self) {
+        self.set(HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED);
+        self.enter(AttemptStage::ReadBody);
+    }
+
+    /// Records the HTTP/2 stream id the request was sent on.
+    pub fn stream_id(&self, id: u32) {
+        self.cell.stream_id.store(id, Ordering::Release);
+    }
+
+    /// A consistent-enough copy of the record. Each field is read atomically;
+    /// fields only grow, so a snapshot never claims less progress than was
+    /// made before it was taken.
+    pub fn snapshot(&self) -> ProgressSnapshot {
+        let c = &*self.cell;
+        // Flags first: a flag set after this read can only add progress.
+        let flags = c.flags.load(Ordering::Acquire);
+        ProgressSnapshot {
+            stage: AttemptStage::from_index(c.stage.load(Ordering::Acquire).wrapping_sub(1)),
+            flags,
+            written: c.written.load(Ordering::Acquire),
+            read: c.read.load(Ordering::Acquire),
+            stream_id: c.stream_id.load(Ordering::Acquire),
+        }
+    }
+
+    /// Makes this record fresh for a new attempt, reusing its allocation when
+    /// no hook of an earlier attempt still holds it (so a late update from a
+    /// finished attempt can never leak into the next one).
+    pub fn renew(&mut self) {
+        match Arc::get_mut(&mut self.cell) {
+            Some(cell) => *cell = Cell::default(),
+            None => *self = Progress::new(),
+        }
+    }
+
+    fn set(&self, bits: u8) {
+        self.cell.flags.fetch_or(bits, Ordering::AcqRel);
+    }
+}
+
+/// A copy of an attempt's progress at one moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ProgressSnapshot {
+    stage: Option<AttemptStage>,
+    flags: u8,
+    written: u64,
+    read: u64,
+    stream_id: u32,
+}
+
+impl ProgressSnapshot {
+    /// The furthest stage entered, or `None` when the adapter reported none.
+    pub const fn stage(&self) -> Option<AttemptStage> {
+        self.stage
+    }
+
+    /// Request bytes written for this request (meaningful as a proof only
+    /// when [`Self::writes_counted_exactly`]).
+    pub const fn bytes_written(&self) -> u64 {
+        self.written
+    }
+
+    /// Response bytes read for this request.
+    pub const fn bytes_read(&self) -> u64 {
+        self.read
+    }
+
+    /// Whether the adapter counts request bytes exactly.
+    pub const fn writes_counted_exactly(&self) -> bool {
+        self.flags & WRITES_COUNTED != 0
+    }
+
+    /// Whether the connection was reused, when the adapter knows.
+    pub const fn connection_reused(&self) -> Option<bool> {
+        if self.flags & REUSE_KNOWN == 0 {
+            None
+        } else {
+            Some(self.flags & REUSED != 0)
+        }
+    }
+
+    /// Whether the request head was fully written.
+    pub const fn head_written(&self) -> bool {
+        self.flags & HEAD_WRITTEN != 0
+    }
+
+    /// Whether the request body was fully written.
+    pub const fn body_written(&self) -> bool {
+        self.flags & BODY_WRITTEN != 0
+    }
+
+    /// Whether a response head arrived.
+    pub const fn head_received(&self) -> bool {
+        self.flags & HEAD_RECEIVED != 0
+    }
+
+    /// The HTTP/2 stream id, when known.
+    pub const fn stream_id(&self) -> Option<u32> {
+        if self.stream_id == 0 {
+            None
+        } else {
+            Some(self.stream_id)
+        }
+    }
+
+    /// Whether this progress alone proves that no request byte was written:
+    /// the writes were counted exactly, none were, and neither the head
+    /// nor a response was seen.
+    pub const fn proves_nothing_written(&self) -> bool {
+        self.writes_counted_exactly()
+            && self.written == 0
+            && self.flags & (HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED) == 0
+    }
+
+    /// Whether the attempt provably never got past the connection set-up
+    /// stages (resolve, connect, TLS).
+    pub const fn still_before_write(&self) -> bool {
+        match self.stage {
+            Some(s) => {
+                s.pre_write().is_some()
+                    && self.written == 0
+                    && self.flags & (HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED) == 0
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_never_move_back() {
+        let p = Progress::new();
+        p.enter(AttemptStage::AwaitHead);
+        p.enter(AttemptStage::Connect);
+        assert_eq!(p.snapshot().stage(), Some(AttemptStage::AwaitHead));
+    }
+
+    #[test]
+    fn a_fresh_record_knows_nothing_and_proves_nothing() {
+        let s = Progress::new().snapshot();
+        assert_eq!(s.stage(), None);
+        assert_eq!(s.connection_reused(), None);
+        assert!(!s.proves_nothing_written());
+        assert!(!s.still_before_write());
+    }
+
+    #[test]
+    fn zero_bytes_prove_nothing_written_only_when_counted() {
+        let p = Progress::new();
+        p.enter(AttemptStage::WriteHead);
+        assert!(!p.snapshot().proves_nothing_written());
+        p.counts_writes_exactly();
+        assert!(p.snapshot().proves_nothing_written());
+        p.wrote(1);
+        assert!(!p.snapshot().proves_nothing_written());
+    }
+
+    #[test]
+    fn renew_starts_over_and_detaches_late_hooks() {
+        let mut p = Progress::new();
+        p.enter(AttemptStage::ReadBody);
+        p.renew();
+        assert_eq!(p.snapshot(), ProgressSnapshot::default());
+        let late_hook = p.clone();
+        p.renew();
+        late_hook.wrote(10);
+        assert_eq!(p.snapshot().bytes_written(), 0);
+    }
+}
