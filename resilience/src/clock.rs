@@ -1,0 +1,182 @@
+//! Injected time.
+//!
+//! Every decision that depends on time (how long a circuit stays open, which
+//! refresh period a rate-limiter token belongs to) reads the time from a
+//! [`Clock`] handed in at construction, never from `Instant::now()` directly.
+//! That is what lets tests be exact: they move a [`ManualClock`] (or tokio's
+//! paused clock through [`TokioClock`]) to the instant that matters instead of
+//! sleeping and hoping the machine was fast enough.
+//!
+//! A clock also knows how to *sleep a thread* ([`Clock::sleep`]), because the
+//! blocking rate-limiter wait is "sleep until the next refresh": on the
+//! manual clock that sleep simply advances the clock, so a blocking test does
+//! not wait in real time either.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// A source of the current time, shared by everything a
+/// [`Pipeline`](crate::Pipeline) creates.
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_resilience::{Clock, ManualClock};
+///
+/// let clock = ManualClock::new();
+/// let start = clock.now();
+/// clock.advance(Duration::from_secs(60));
+/// assert_eq!(clock.now() - start, Duration::from_secs(60));
+/// ```
+pub trait Clock: Send + Sync + 'static {
+    /// The current instant.
+    fn now(&self) -> Instant;
+
+    /// Blocks the current thread for `duration` as measured by this clock.
+    ///
+    /// Used only by blocking waits for a rate-limiter token. The default
+    /// sleeps the thread; [`ManualClock`] advances itself instead, so tests of
+    /// blocking waits finish at once and exactly.
+    fn sleep(&self, duration: Duration) {
+        std::thread::sleep(duration);
+    }
+}
+
+/// The operating system's monotonic clock (`Instant::now()`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Instant {
+        Instant::now()
+    }
+}
+
+/// tokio's clock: `tokio::time::Instant::now()` as a std `Instant`.
+///
+/// Under `tokio::time::pause()` this clock stands still and moves only when
+/// the test (or tokio's auto-advance) moves it, so a circuit breaker driven by
+/// it follows paused time exactly like the rate-limiter and bulkhead waits,
+/// which sleep on tokio's timer. Outside a paused runtime it is the system
+/// clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TokioClock;
+
+impl Clock for TokioClock {
+    fn now(&self) -> Instant {
+        tokio::time::Instant::now().into_std()
+    }
+}
+
+/// A clock that moves only when told to, for tests.
+///
+/// Clones share the same time, so a test can keep one handle and give
+/// another to the pipeline. Reading and advancing are lock-free.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use evident_resilience::{Clock, ManualClock};
+///
+/// let clock = ManualClock::new();
+/// let shared: Arc<dyn Clock> = Arc::new(clock.clone());
+/// let before = shared.now();
+/// clock.advance(Duration::from_millis(250));
+/// assert_eq!(shared.now() - before, Duration::from_millis(250));
+/// // A blocking sleep on the manual clock advances it instead of waiting.
+/// shared.sleep(Duration::from_secs(1));
+/// assert_eq!(shared.now() - before, Duration::from_millis(1250));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ManualClock {
+    inner: Arc<ManualInner>,
+}
+
+#[derive(Debug)]
+struct ManualInner {
+    base: Instant,
+    elapsed_nanos: AtomicU64,
+}
+
+impl ManualClock {
+    /// A clock starting at the current system instant; it does not move by
+    /// itself afterwards.
+    pub fn new() -> Self {
+        Self::starting_at(Instant::now())
+    }
+
+    /// A clock starting at `start`.
+    pub fn starting_at(start: Instant) -> Self {
+        Self {
+            inner: Arc::new(ManualInner {
+                base: start,
+                elapsed_nanos: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Moves the clock forward by `by` (shared by all clones).
+    ///
+    /// # Panics
+    ///
+    /// If the total advance exceeds `u64::MAX` nanoseconds (about 584 years).
+    pub fn advance(&self, by: Duration) {
+        let nanos = u64::try_from(by.as_nanos()).expect("advance fits in u64 nanoseconds");
+        let before = self.inner.elapsed_nanos.fetch_add(nanos, Ordering::SeqCst);
+        assert!(
+            before.checked_add(nanos).is_some(),
+            "ManualClock advanced past u64::MAX nanoseconds"
+        );
+    }
+
+    /// How far the clock has been advanced since it was created.
+    pub fn elapsed(&self) -> Duration {
+        Duration::from_nanos(self.inner.elapsed_nanos.load(Ordering::SeqCst))
+    }
+}
+
+impl Default for ManualClock {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Instant {
+        self.inner.base + self.elapsed()
+    }
+
+    fn sleep(&self, duration: Duration) {
+        self.advance(duration);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn manual_clock_clones_share_one_time() {
+        let a = ManualClock::new();
+        let b = a.clone();
+        let t0 = b.now();
+        a.advance(Duration::from_secs(3));
+        assert_eq!(b.now() - t0, Duration::from_secs(3));
+    }
+
+    #[test]
+    fn manual_clock_sleep_advances_instead_of_blocking() {
+        let clock = ManualClock::new();
+        clock.sleep(Duration::from_secs(3600));
+        assert_eq!(clock.elapsed(), Duration::from_secs(3600));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn tokio_clock_follows_paused_time() {
+        let t0 = TokioClock.now();
+        tokio::time::advance(Duration::from_secs(5)).await;
+        assert_eq!(TokioClock.now() - t0, Duration::from_secs(5));
+    }
+}

@@ -1,0 +1,129 @@
+//! The per-origin key.
+//!
+//! Breakers, rate limiters and bulkheads are kept per origin (scheme, host,
+//! port): one dead upstream must not open the circuit, spend the quota or
+//! fill the concurrency of another. This is the only HTTP notion this crate
+//! has; the core re-exports [`Origin`] and builds it from a request URI.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// The scheme part of an [`Origin`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Scheme {
+    /// `http`
+    Http,
+    /// `https`
+    Https,
+}
+
+impl Scheme {
+    /// The scheme as written in a URI (`"http"`, `"https"`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            Scheme::Https => "https",
+        }
+    }
+
+    /// The port used when a URI names none (80, 443).
+    pub fn default_port(self) -> u16 {
+        match self {
+            Scheme::Http => 80,
+            Scheme::Https => 443,
+        }
+    }
+}
+
+impl fmt::Display for Scheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An origin: scheme, host and port, the key under which resilience state is
+/// kept.
+///
+/// Cheap to clone (the host is an `Arc<str>`) and to hash. The host is stored
+/// in ASCII lower case, since host names are case-insensitive and
+/// `Example.com` and `example.com` are one upstream. Displays as
+/// `scheme://host:port`, with an IPv6 literal in brackets.
+///
+/// ```
+/// use evident_resilience::{Origin, Scheme};
+///
+/// let origin = Origin::new(Scheme::Https, "API.example.com", 443);
+/// assert_eq!(origin.host(), "api.example.com");
+/// assert_eq!(origin.to_string(), "https://api.example.com:443");
+/// assert_eq!(Origin::new(Scheme::Http, "::1", 8080).to_string(), "http://[::1]:8080");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Origin {
+    scheme: Scheme,
+    host: Arc<str>,
+    port: u16,
+}
+
+impl Origin {
+    /// An origin for `scheme://host:port`. A host written in brackets
+    /// (`[::1]`) is stored without them.
+    pub fn new(scheme: Scheme, host: impl AsRef<str>, port: u16) -> Self {
+        let host = host.as_ref();
+        let host = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        let host: Arc<str> = if host.bytes().any(|b| b.is_ascii_uppercase()) {
+            host.to_ascii_lowercase().into()
+        } else {
+            host.into()
+        };
+        Self { scheme, host, port }
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The host, lower case, without IPv6 brackets.
+    pub fn host(&self) -> &str {
+        &self.host
+    }
+
+    /// The port (explicit or the scheme's default, as the caller gave it).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+}
+
+impl fmt::Display for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "{}://[{}]:{}", self.scheme, self.host, self.port)
+        } else {
+            write!(f, "{}://{}:{}", self.scheme, self.host, self.port)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_differing_only_in_host_case_are_equal() {
+        assert_eq!(
+            Origin::new(Scheme::Https, "Example.COM", 443),
+            Origin::new(Scheme::Https, "example.com", 443)
+        );
+    }
+
+    #[test]
+    fn bracketed_ipv6_hosts_are_stored_bare_and_displayed_bracketed() {
+        let origin = Origin::new(Scheme::Https, "[2001:db8::1]", 8443);
+        assert_eq!(origin.host(), "2001:db8::1");
+        assert_eq!(origin.to_string(), "https://[2001:db8::1]:8443");
+    }
+}

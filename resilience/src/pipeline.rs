@@ -1,0 +1,396 @@
+//! The per-attempt pipeline: circuit breaker → rate limiter → bulkhead →
+//! call, per origin.
+//!
+//! # Why this order
+//!
+//! * The **circuit breaker first**: an open circuit must reject before a
+//!   rate token or a bulkhead slot is spent, or a dead upstream keeps
+//!   consuming the quota and concurrency that healthy calls need.
+//! * The **rate limiter before the bulkhead**: a caller waiting for a token
+//!   should not sit on a concurrency slot meanwhile.
+//! * Release runs in **reverse order**: the bulkhead slot is freed first (the
+//!   attempt is over), then the token is spent or returned, and the circuit
+//!   hears the verdict last. [`AttemptPermit`] declares its fields in that
+//!   order, so even an implicit drop releases in reverse.
+//!
+//! # Local rejections are not circuit errors
+//!
+//! When the rate limiter or the bulkhead rejects, the upstream never saw the
+//! request. Counting our own back-pressure as upstream failure would open the
+//! breaker on a healthy dependency, so a local rejection is never recorded:
+//! the circuit permission already taken is simply dropped, which gives it
+//! back. This is the defect Resilience4j users hit when they forgot
+//! `releasePermission()` on that path: each forgotten permission consumed a
+//! HALF_OPEN trial slot for good, and with the default unlimited wait in
+//! HALF_OPEN the circuit could stay HALF_OPEN forever against a recovered
+//! upstream. Here permissions are values that give themselves back, so the
+//! omission cannot be written.
+//!
+//! # Verdicts
+//!
+//! The caller ends each attempt through its [`AttemptPermit`]:
+//! [`record_success`](AttemptPermit::record_success),
+//! [`record_failure`](AttemptPermit::record_failure),
+//! [`record_ignored`](AttemptPermit::record_ignored) (caller cancellation,
+//! a refusal the protocol proves unprocessed) or
+//! [`record_status`](AttemptPermit::record_status), which maps an answered
+//! status through the breaker's failure-status set, so an upstream answering
+//! nothing but 503 opens its circuit. A success or failure spends the rate
+//! token; ignored and dropped attempts give it back.
+
+use std::collections::HashMap;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use crate::event::EventHook;
+use crate::{
+    Bulkhead, BulkheadConfig, BulkheadMetrics, BulkheadPermit, CircuitBreaker,
+    CircuitBreakerConfig, CircuitMetrics, CircuitPermission, CircuitState, Clock, LocalRejection,
+    Origin, RateLimiter, RateLimiterConfig, RateLimiterMetrics, RatePermit, StatusSet, Verdict,
+};
+
+/// Which components a [`Pipeline`] runs, and their configuration. The order
+/// is fixed; each component may be disabled.
+///
+/// [`Default`]: circuit breaker with Resilience4j's defaults, no rate
+/// limiter (a sensible rate depends on the upstream), bulkhead with
+/// [`DEFAULT_MAX_CONCURRENT_ATTEMPTS`](crate::DEFAULT_MAX_CONCURRENT_ATTEMPTS)
+/// and no wait.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_resilience::*;
+///
+/// let config = PipelineConfig::default()
+///     .rate_limiter(Some(RateLimiterConfig::builder(50, Duration::from_secs(1)).build()?))
+///     .bulkhead(None);
+/// assert!(config.circuit_breaker_config().is_some());
+/// assert!(config.bulkhead_config().is_none());
+/// # Ok::<(), ConfigError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct PipelineConfig {
+    circuit_breaker: Option<CircuitBreakerConfig>,
+    rate_limiter: Option<RateLimiterConfig>,
+    bulkhead: Option<BulkheadConfig>,
+}
+
+impl Default for PipelineConfig {
+    fn default() -> Self {
+        Self {
+            circuit_breaker: Some(CircuitBreakerConfig::default()),
+            rate_limiter: None,
+            bulkhead: Some(BulkheadConfig::default()),
+        }
+    }
+}
+
+impl PipelineConfig {
+    /// No component at all: every attempt is admitted.
+    pub fn disabled() -> Self {
+        Self {
+            circuit_breaker: None,
+            rate_limiter: None,
+            bulkhead: None,
+        }
+    }
+    /// Sets (or, with `None`, disables) the circuit breaker.
+    pub fn circuit_breaker(mut self, config: Option<CircuitBreakerConfig>) -> Self {
+        self.circuit_breaker = config;
+        self
+    }
+    /// Sets (or, with `None`, disables) the rate limiter.
+    pub fn rate_limiter(mut self, config: Option<RateLimiterConfig>) -> Self {
+        self.rate_limiter = config;
+        self
+    }
+    /// Sets (or, with `None`, disables) the bulkhead.
+    pub fn bulkhead(mut self, config: Option<BulkheadConfig>) -> Self {
+        self.bulkhead = config;
+        self
+    }
+    /// The circuit-breaker configuration, if enabled.
+    pub fn circuit_breaker_config(&self) -> Option<&CircuitBreakerConfig> {
+        self.circuit_breaker.as_ref()
+    }
+    /// The rate-limiter configuration, if enabled.
+    pub fn rate_limiter_config(&self) -> Option<&RateLimiterConfig> {
+        self.rate_limiter.as_ref()
+    }
+    /// The bulkhead configuration, if enabled.
+    pub fn bulkhead_config(&self) -> Option<&BulkheadConfig> {
+        self.bulkhead.as_ref()
+    }
+}
+
+/// One origin's components (cheap handles onto shared state).
+#[derive(Clone)]
+struct OriginState {
+    breaker: Option<CircuitBreaker>,
+    limiter: Option<RateLimiter>,
+    bulkhead: Option<Bulkhead>,
+}
+
+/// A snapshot of one origin's components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct OriginMetrics {
+    /// The circuit breaker's, if enabled.
+    pub circuit_breaker: Option<CircuitMetrics>,
+    /// The rate limiter's, if enabled.
+    pub rate_limiter: Option<RateLimiterMetrics>,
+    /// The bulkhead's, if enabled.
+    pub bulkhead: Option<BulkheadMetrics>,
+}
+
+/// The per-origin registry of circuit breakers, rate limiters and
+/// bulkheads, and the entry point for each attempt.
+///
+/// Per-origin state is created lazily from one [`PipelineConfig`] on the
+/// first attempt to that origin and kept for the pipeline's life. After
+/// that, acquiring takes a read lock on the registry and allocates nothing.
+///
+/// # Example
+///
+/// ```
+/// use std::sync::Arc;
+/// use evident_resilience::*;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), LocalRejection> {
+/// let pipeline = Pipeline::new(PipelineConfig::default(), Arc::new(SystemClock));
+/// let origin = Origin::new(Scheme::Https, "api.example.com", 443);
+///
+/// // Async: one permit per physical attempt.
+/// let permit = pipeline.acquire(&origin).await?;
+/// // ... make the attempt; the upstream answered 503:
+/// assert_eq!(permit.record_status(503), Verdict::Failure);
+///
+/// // Blocking code gets the same pipeline.
+/// let permit = pipeline.acquire_blocking(&origin)?;
+/// permit.record_success();
+///
+/// // A permit dropped without a verdict (a cancelled attempt) gives back
+/// // everything it held.
+/// drop(pipeline.acquire_blocking(&origin)?);
+///
+/// assert_eq!(pipeline.state(&origin), Some(CircuitState::Closed));
+/// # Ok(())
+/// # }
+/// ```
+pub struct Pipeline {
+    config: PipelineConfig,
+    clock: Arc<dyn Clock>,
+    hook: Option<EventHook>,
+    origins: RwLock<HashMap<Origin, OriginState>>,
+}
+
+impl std::fmt::Debug for Pipeline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pipeline")
+            .field("config", &self.config)
+            .field("origins", &self.read().len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Pipeline {
+    /// A pipeline whose components read time from `clock`.
+    pub fn new(config: PipelineConfig, clock: Arc<dyn Clock>) -> Self {
+        Self {
+            config,
+            clock,
+            hook: None,
+            origins: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// Like [`new`](Self::new), with `hook` receiving every component's
+    /// acquire, reject and release [`Event`](crate::Event), in order.
+    pub fn with_event_hook(config: PipelineConfig, clock: Arc<dyn Clock>, hook: EventHook) -> Self {
+        Self {
+            hook: Some(hook),
+            ..Self::new(config, clock)
+        }
+    }
+
+    /// The configuration every origin's components are built from.
+    pub fn config(&self) -> &PipelineConfig {
+        &self.config
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Origin, OriginState>> {
+        // Nothing panics while the registry is locked; carry on if it did.
+        self.origins.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn origin_state(&self, origin: &Origin) -> OriginState {
+        if let Some(state) = self.read().get(origin) {
+            return state.clone();
+        }
+        let mut origins = self.origins.write().unwrap_or_else(PoisonError::into_inner);
+        origins
+            .entry(origin.clone())
+            .or_insert_with(|| OriginState {
+                breaker: self.config.circuit_breaker.clone().map(|c| {
+                    CircuitBreaker::with_hook(
+                        origin.clone(),
+                        c,
+                        self.clock.clone(),
+                        self.hook.clone(),
+                    )
+                }),
+                limiter: self.config.rate_limiter.clone().map(|c| {
+                    RateLimiter::with_hook(origin.clone(), c, self.clock.clone(), self.hook.clone())
+                }),
+                bulkhead: self
+                    .config
+                    .bulkhead
+                    .clone()
+                    .map(|c| Bulkhead::with_hook(origin.clone(), c, self.hook.clone())),
+            })
+            .clone()
+    }
+
+    /// Admits one attempt to `origin`, waiting (on tokio's timer) for a rate
+    /// token or a bulkhead slot as configured.
+    ///
+    /// Dropping the returned future at any point gives back whatever it had
+    /// taken. Needs a tokio runtime with the time driver only if a wait is
+    /// configured.
+    pub async fn acquire(&self, origin: &Origin) -> Result<AttemptPermit, LocalRejection> {
+        let state = self.origin_state(origin);
+        let now = self.clock.now();
+        // On `?`, the permissions taken so far drop in reverse order.
+        let circuit = match &state.breaker {
+            Some(breaker) => Some(breaker.try_acquire_at(now)?),
+            None => None,
+        };
+        let rate = match &state.limiter {
+            Some(limiter) => Some(limiter.acquire_at(now).await?),
+            None => None,
+        };
+        let bulkhead = match &state.bulkhead {
+            Some(bulkhead) => Some(bulkhead.acquire().await?),
+            None => None,
+        };
+        Ok(AttemptPermit {
+            bulkhead,
+            rate,
+            circuit,
+        })
+    }
+
+    /// Admits one attempt to `origin` from blocking code: a rate-limiter
+    /// wait sleeps through the clock, a bulkhead wait blocks on a condvar.
+    pub fn acquire_blocking(&self, origin: &Origin) -> Result<AttemptPermit, LocalRejection> {
+        let state = self.origin_state(origin);
+        let now = self.clock.now();
+        let circuit = match &state.breaker {
+            Some(breaker) => Some(breaker.try_acquire_at(now)?),
+            None => None,
+        };
+        let rate = match &state.limiter {
+            Some(limiter) => Some(limiter.acquire_blocking_at(now)?),
+            None => None,
+        };
+        let bulkhead = match &state.bulkhead {
+            Some(bulkhead) => Some(bulkhead.acquire_blocking()?),
+            None => None,
+        };
+        Ok(AttemptPermit {
+            bulkhead,
+            rate,
+            circuit,
+        })
+    }
+
+    /// The circuit state for `origin`: `None` if the breaker is disabled or
+    /// no attempt to `origin` was made yet.
+    pub fn state(&self, origin: &Origin) -> Option<CircuitState> {
+        let breaker = self.read().get(origin)?.breaker.clone()?;
+        Some(breaker.state())
+    }
+
+    /// A snapshot of `origin`'s components, if any attempt to it was made.
+    pub fn metrics(&self, origin: &Origin) -> Option<OriginMetrics> {
+        let state = self.read().get(origin)?.clone();
+        Some(OriginMetrics {
+            circuit_breaker: state.breaker.as_ref().map(CircuitBreaker::metrics),
+            rate_limiter: state.limiter.as_ref().map(RateLimiter::metrics),
+            bulkhead: state.bulkhead.as_ref().map(Bulkhead::metrics),
+        })
+    }
+}
+
+/// Permission for one physical attempt, holding whatever the enabled
+/// components granted.
+///
+/// End it with a verdict; dropping it without one (a cancelled attempt) gives
+/// everything back, like [`record_ignored`](Self::record_ignored).
+#[must_use = "dropping the permit gives it back at once; make the attempt and record its verdict"]
+#[derive(Debug)]
+pub struct AttemptPermit {
+    // Declaration order is drop order, and drop order is release order:
+    // the reverse of acquisition. Do not reorder.
+    bulkhead: Option<BulkheadPermit>,
+    rate: Option<RatePermit>,
+    circuit: Option<CircuitPermission>,
+}
+
+impl AttemptPermit {
+    /// Ends the attempt with `verdict`, releasing in reverse order: the
+    /// bulkhead slot, then the rate token (spent on success or failure,
+    /// returned if ignored), then the circuit permission (recording the
+    /// verdict).
+    pub fn record(self, verdict: Verdict) {
+        let AttemptPermit {
+            bulkhead,
+            rate,
+            circuit,
+        } = self;
+        drop(bulkhead);
+        if let Some(rate) = rate {
+            match verdict {
+                Verdict::Success | Verdict::Failure => rate.consume(),
+                Verdict::Ignored => drop(rate),
+            }
+        }
+        if let Some(circuit) = circuit {
+            circuit.record(verdict);
+        }
+    }
+
+    /// The upstream handled the attempt.
+    pub fn record_success(self) {
+        self.record(Verdict::Success);
+    }
+
+    /// The upstream failed the attempt.
+    pub fn record_failure(self) {
+        self.record(Verdict::Failure);
+    }
+
+    /// The attempt says nothing about the upstream (caller cancellation, a
+    /// refusal proven unprocessed): gives everything back uncounted.
+    pub fn record_ignored(self) {
+        self.record(Verdict::Ignored);
+    }
+
+    /// The upstream answered `status`: records the verdict of the breaker's
+    /// failure-status set (the default set when the breaker is disabled) and
+    /// returns it.
+    pub fn record_status(self, status: u16) -> Verdict {
+        let verdict = self.verdict_for_status(status);
+        self.record(verdict);
+        verdict
+    }
+
+    /// The verdict `status` would get, without recording it.
+    pub fn verdict_for_status(&self, status: u16) -> Verdict {
+        match &self.circuit {
+            Some(circuit) => circuit.verdict_for_status(status),
+            None if StatusSet::default().contains(status) => Verdict::Failure,
+            None => Verdict::Success,
+        }
+    }
+}
