@@ -13,12 +13,14 @@
 //! * [`classify()`]: one function turning an engine's [`EngineSignal`] and
 //!   the progress into a [`TransportFailure`], shared by every engine.
 //! * [`decide`]: the ordered retry rules, `Retry-After`, backoff and budget.
+//! * [`engine`]: the seam an HTTP engine implements, one attempt at a time.
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 #![forbid(unsafe_code)]
 
 pub mod classify;
 pub mod config;
 pub mod decide;
+pub mod engine;
 pub mod failure;
 pub mod progress;
 
@@ -28,6 +30,10 @@ pub use decide::{
     BodyReplay, BudgetConfig, Decision, DelaySource, Idempotency, Outcome, RandomSource,
     RetryAfter, RetryBudget, RetryContext, RetryPolicy, RetryPolicyBuilder, RetryReason,
     RetryTable, StopReason, XorShiftRandom, is_retryable_status,
+};
+pub use engine::{
+    AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody, Engine,
+    EngineFailure, HostOverride, HostOverrides, ResponseBody,
 };
 pub use failure::{
     AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
