@@ -306,3 +306,79 @@ impl HostOverrides {
         self.entries.is_empty()
     }
 }
+
+/// Chooses which failure of a connect loop over several addresses surfaces.
+///
+/// A host with several addresses is tried in order; each address may fail
+/// differently. The rule, shared by every adapter so that every engine
+/// reports the same thing: a **permanent** failure (a rejected certificate,
+/// say) is never hidden by a later, milder one (a refused connection); among
+/// failures of the same weight, the first one is kept.
+///
+/// ```
+/// use evident_core::EngineSignal;
+/// use evident_core::engine::ConnectFailures;
+///
+/// let mut failures = ConnectFailures::new();
+/// failures.push(EngineSignal::TlsCertificate, "untrusted certificate at 127.0.0.3");
+/// failures.push(EngineSignal::ConnectionRefused, "refused at 127.0.0.2");
+/// assert_eq!(failures.into_surfaced().unwrap().0, EngineSignal::TlsCertificate);
+/// ```
+#[derive(Debug)]
+pub struct ConnectFailures<E> {
+    surfaced: Option<(EngineSignal, E)>,
+    count: usize,
+}
+
+impl<E> Default for ConnectFailures<E> {
+    fn default() -> Self {
+        ConnectFailures {
+            surfaced: None,
+            count: 0,
+        }
+    }
+}
+
+impl<E> ConnectFailures<E> {
+    /// No failures yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records the failure of one address.
+    pub fn push(&mut self, signal: EngineSignal, error: E) {
+        self.count += 1;
+        let weight = |s: EngineSignal| u8::from(signal_is_permanent(s));
+        match &self.surfaced {
+            Some((kept, _)) if weight(*kept) >= weight(signal) => {}
+            _ => self.surfaced = Some((signal, error)),
+        }
+    }
+
+    /// How many addresses failed.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no address failed yet.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The failure that must be reported, if any address failed.
+    pub fn into_surfaced(self) -> Option<(EngineSignal, E)> {
+        self.surfaced
+    }
+}
+
+/// Whether a signal always means a permanent category (independent of the
+/// stage it is seen at).
+fn signal_is_permanent(signal: EngineSignal) -> bool {
+    matches!(
+        signal,
+        EngineSignal::NameNotFound
+            | EngineSignal::TlsCertificate
+            | EngineSignal::Protocol
+            | EngineSignal::Cancelled
+    )
+}

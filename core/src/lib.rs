@@ -32,8 +32,8 @@ pub use decide::{
     RetryTable, StopReason, XorShiftRandom, is_retryable_status,
 };
 pub use engine::{
-    AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody, Engine,
-    EngineFailure, HostOverride, HostOverrides, ResponseBody,
+    AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
+    ConnectFailures, Engine, EngineFailure, HostOverride, HostOverrides, ResponseBody,
 };
 pub use failure::{
     AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
