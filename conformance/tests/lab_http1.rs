@@ -568,3 +568,16 @@ async fn over_tls_reset_after_request_is_a_connection_reset() {
     let error = read_to_end(&mut stream).await.unwrap_err();
     assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
 }
+
+#[tokio::test]
+async fn close_during_request_body_with_a_short_body_still_resets_at_once() {
+    let server = Http1Server::new([Http1Behaviour::CloseDuringRequestBody { after_bytes: 1024 }])
+        .start()
+        .unwrap();
+    let mut stream = connect(&server).await;
+    send(&mut stream, &post("/", "", "tiny")).await;
+
+    let error = read_to_end(&mut stream).await.unwrap_err();
+    assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
+    assert_eq!(server.ledger().executions(), 0);
+}

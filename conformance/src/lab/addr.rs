@@ -25,6 +25,16 @@ pub fn loopback_v4(n: u8) -> IpAddr {
 /// tiny race that only a busy machine could lose, and which then shows as
 /// an unexpected success, never as a silent pass.
 ///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// let addr = evident_conformance::lab::refused_addr()?;
+/// let error = tokio::net::TcpStream::connect(addr).await.unwrap_err();
+/// assert_eq!(error.kind(), std::io::ErrorKind::ConnectionRefused);
+/// # Ok(())
+/// # }
+/// ```
+///
 /// # Errors
 ///
 /// If no ephemeral port can be bound on 127.0.0.1.

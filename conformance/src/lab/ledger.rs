@@ -90,6 +90,33 @@ pub struct LedgerSnapshot {
 ///
 /// All counts are monotonic. [`Ledger::wait_until`] lets a test wait for the
 /// server to reach a state without sleeping.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_conformance::lab::{Http1Behaviour, Http1Server};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// // Executed, then closed without an answer: the client cannot tell.
+/// let server = Http1Server::new([Http1Behaviour::CloseAfterRequest { execute: true }]).start()?;
+/// let mut stream = tokio::net::TcpStream::connect(server.addr()).await?;
+/// stream
+///     .write_all(b"POST /pay HTTP/1.1\r\nhost: lab\r\nidempotency-key: k1\r\ncontent-length: 0\r\n\r\n")
+///     .await?;
+/// let mut answer = Vec::new();
+/// stream.read_to_end(&mut answer).await?;
+/// assert!(answer.is_empty());
+///
+/// // The server knows.
+/// let ledger = server.ledger();
+/// tokio::time::timeout(Duration::from_secs(5), ledger.wait_until(|s| s.executions == 1))
+///     .await
+///     .expect("counted");
+/// assert_eq!(ledger.executions_for_key("k1"), 1);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct Ledger {
     inner: Arc<Inner>,

@@ -52,6 +52,17 @@ pub enum ServerIdentity {
 }
 
 /// The process-wide test PKI. Get it with [`TestPki::get`].
+///
+/// ```
+/// use evident_conformance::lab::{ALPN_HTTP1, TestPki};
+///
+/// let pki = TestPki::get();
+/// // A client under test trusts exactly the test CA...
+/// let config = pki.client_config(&[ALPN_HTTP1]);
+/// assert_eq!(config.alpn_protocols, [b"http/1.1".to_vec()]);
+/// // ...or takes it as PEM.
+/// assert!(pki.ca_cert_pem().contains("BEGIN CERTIFICATE"));
+/// ```
 #[derive(Debug)]
 pub struct TestPki {
     trusted: Authority,

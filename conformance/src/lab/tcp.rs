@@ -66,7 +66,7 @@ impl ConnectTimeoutServer {
     }
 
     /// Listens, fills the accept queue and checks that one more connect
-    /// does not complete within [`FILL_PROBE`] (so this blocks the calling
+    /// does not complete within 200 ms (so this blocks the calling
     /// thread for about that long).
     ///
     /// # Errors

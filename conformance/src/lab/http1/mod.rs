@@ -17,7 +17,7 @@ use rustls::ServerConfig;
 use tokio::net::TcpStream;
 
 pub use behaviour::Http1Behaviour;
-use wire::{Head, Persistence, Wire, encode_head, encode_reply};
+use wire::{Framing, Head, Persistence, Wire, encode_head, encode_reply};
 
 use super::conn::Conn;
 use super::ledger::{Admission, Arrival, Ledger, REPLAY_HEADER};
@@ -224,7 +224,14 @@ async fn act(
         if head.expects_continue {
             wire.send(b"HTTP/1.1 100 Continue\r\n\r\n").await?;
         }
-        wire.discard_raw(*after_bytes as u64).await?;
+        // Never wait for more body than the client announced, or a short
+        // body would leave both sides waiting instead of meeting the reset.
+        let limit = match head.framing {
+            Framing::Empty => 0,
+            Framing::Length(n) => n.min(*after_bytes as u64),
+            Framing::Chunked => *after_bytes as u64,
+        };
+        wire.discard_raw(limit).await?;
         // Unread body bytes would turn a close into a RST anyway; saying so
         // explicitly makes the client's view the same on every kernel.
         wire.conn.reset();
