@@ -14,15 +14,21 @@
 //!   the progress into a [`TransportFailure`], shared by every engine.
 //! * [`decide`]: the ordered retry rules, `Retry-After`, backoff and budget.
 //! * [`engine`]: the seam an HTTP engine implements, one attempt at a time.
+//! * [`client`]: the retry loop, async and blocking, over any engine.
+//! * [`observe`]: per-attempt records, `tracing` and the [`observe::Observer`] hook.
+//! * [`testing`]: a scripted engine for tests.
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 #![forbid(unsafe_code)]
 
 pub mod classify;
+pub mod client;
 pub mod config;
 pub mod decide;
 pub mod engine;
 pub mod failure;
+pub mod observe;
 pub mod progress;
+pub mod testing;
 
 pub use classify::{EngineSignal, GoAwayScope, classify};
 pub use config::ConfigError;
@@ -35,8 +41,10 @@ pub use engine::{
     AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
     ConnectFailures, Engine, EngineFailure, HostOverride, HostOverrides, ResponseBody,
 };
+pub use evident_resilience as resilience;
 pub use failure::{
     AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
     PreWriteStage, TransportFailure,
 };
+pub use observe::{AttemptRecord, CallInfo, Observer, RejectionKind};
 pub use progress::{Progress, ProgressSnapshot};

@@ -180,11 +180,15 @@ pub enum StopReason {
     RetryAfterBeyondCeiling,
     /// Rule 6: the retry budget is spent.
     BudgetExhausted,
+    /// The resilience pipeline refused the attempt locally (circuit open,
+    /// rate limited, bulkhead full). Set by the client, never by the rules:
+    /// the upstream never saw the request.
+    LocalRejection,
 }
 
 impl StopReason {
     /// Every stop reason.
-    pub const ALL: [StopReason; 13] = [
+    pub const ALL: [StopReason; 14] = [
         StopReason::Succeeded,
         StopReason::AttemptsExhausted,
         StopReason::BodyNotReplayable,
@@ -198,6 +202,7 @@ impl StopReason {
         StopReason::RetryAfterBeyondDeadline,
         StopReason::RetryAfterBeyondCeiling,
         StopReason::BudgetExhausted,
+        StopReason::LocalRejection,
     ];
 
     /// Stable name (`evident.decision.reason`).
@@ -216,6 +221,7 @@ impl StopReason {
             StopReason::RetryAfterBeyondDeadline => "retry_after_beyond_deadline",
             StopReason::RetryAfterBeyondCeiling => "retry_after_beyond_ceiling",
             StopReason::BudgetExhausted => "budget_exhausted",
+            StopReason::LocalRejection => "local_rejection",
         }
     }
 }

@@ -1,0 +1,301 @@
+//! The blocking client: the same state machine, driven on the caller's
+//! thread over a [`BlockingEngine`].
+
+use std::io::Read;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use bytes::{Bytes, BytesMut};
+use evident_resilience::{Clock, Pipeline, SystemClock};
+
+use super::config::{CallOptions, ClientBuilder, Shared};
+use super::machine::{Call, Ended, attempt_head, build_request};
+use super::{CallReport, Error};
+use crate::classify::{EngineSignal, classify};
+use crate::config::ConfigError;
+use crate::decide::{BodyReplay, Decision, RetryAfter};
+use crate::engine::{AttemptContext, BlockingAttemptBody, BlockingEngine, EngineFailure};
+use crate::observe::{attempt_span, call_span};
+use crate::progress::Progress;
+
+/// The request body of the blocking client.
+pub enum Body {
+    /// No body.
+    Empty,
+    /// An in-memory body: replayable.
+    Full(Bytes),
+    /// A reader: sent once, never replayed.
+    Reader(Box<dyn Read + Send>),
+}
+
+impl Body {
+    /// A one-shot body read from `reader`.
+    pub fn reader(reader: impl Read + Send + 'static) -> Body {
+        Body::Reader(Box::new(reader))
+    }
+
+    fn replay(&self) -> BodyReplay {
+        match self {
+            Body::Empty | Body::Full(_) => BodyReplay::Replayable,
+            Body::Reader(_) => BodyReplay::OneShot,
+        }
+    }
+}
+
+impl std::fmt::Debug for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Body::Empty => f.write_str("Body::Empty"),
+            Body::Full(b) => write!(f, "Body::Full({} bytes)", b.len()),
+            Body::Reader(_) => f.write_str("Body::Reader"),
+        }
+    }
+}
+
+impl From<Bytes> for Body {
+    fn from(b: Bytes) -> Self {
+        Body::Full(b)
+    }
+}
+impl From<&'static str> for Body {
+    fn from(s: &'static str) -> Self {
+        Body::Full(Bytes::from_static(s.as_bytes()))
+    }
+}
+impl From<String> for Body {
+    fn from(s: String) -> Self {
+        Body::Full(Bytes::from(s))
+    }
+}
+impl From<Vec<u8>> for Body {
+    fn from(v: Vec<u8>) -> Self {
+        Body::Full(Bytes::from(v))
+    }
+}
+impl From<()> for Body {
+    fn from(_: ()) -> Self {
+        Body::Empty
+    }
+}
+
+enum BodySource {
+    Empty,
+    Full(Bytes),
+    Reader(Option<Box<dyn Read + Send>>),
+}
+
+impl BodySource {
+    fn for_attempt(&mut self) -> BlockingAttemptBody {
+        match self {
+            BodySource::Empty => BlockingAttemptBody::Empty,
+            BodySource::Full(b) => BlockingAttemptBody::Full(b.clone()),
+            BodySource::Reader(r) => r
+                .take()
+                .map_or(BlockingAttemptBody::Empty, BlockingAttemptBody::Reader),
+        }
+    }
+}
+
+/// The blocking client. Cheap to clone.
+pub struct Client<E> {
+    engine: Arc<E>,
+    shared: Arc<Shared>,
+    pipeline: Arc<Pipeline>,
+    clock: Arc<dyn Clock>,
+    draining: Arc<AtomicBool>,
+}
+
+impl<E> Clone for Client<E> {
+    fn clone(&self) -> Self {
+        Client {
+            engine: self.engine.clone(),
+            shared: self.shared.clone(),
+            pipeline: self.pipeline.clone(),
+            clock: self.clock.clone(),
+            draining: self.draining.clone(),
+        }
+    }
+}
+
+impl<E> std::fmt::Debug for Client<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("blocking::Client")
+            .field("draining", &self.draining.load(Ordering::SeqCst))
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientBuilder {
+    /// Builds a blocking client over `engine`. Waits between attempts use
+    /// the clock's `sleep` (a [`evident_resilience::ManualClock`] advances
+    /// instead of sleeping, so tests are exact).
+    pub fn build_blocking<E: BlockingEngine>(self, engine: E) -> Result<Client<E>, ConfigError> {
+        let shared = self.into_shared()?;
+        let clock = shared
+            .clock
+            .clone()
+            .unwrap_or_else(|| Arc::new(SystemClock));
+        Ok(Client {
+            engine: Arc::new(engine),
+            pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
+            shared: Arc::new(shared),
+            clock,
+            draining: Arc::new(AtomicBool::new(false)),
+        })
+    }
+}
+
+impl<E: BlockingEngine> Client<E> {
+    /// A client with the default configuration.
+    pub fn new(engine: E) -> Self {
+        ClientBuilder::new()
+            .build_blocking(engine)
+            .expect("the default configuration is valid")
+    }
+
+    /// Sends `request`, retrying as the evidence allows, and returns the
+    /// response with its body read whole (up to the configured limit).
+    pub fn execute(
+        &self,
+        request: http::Request<Body>,
+        options: CallOptions,
+    ) -> Result<http::Response<Bytes>, Error> {
+        if self.is_draining() {
+            return Err(Error::draining());
+        }
+        let shared = &*self.shared;
+        let (parts, body) = request.into_parts();
+        let mut call = Call::start(
+            shared,
+            self.engine.name(),
+            &parts,
+            &options,
+            body.replay(),
+            self.clock.now(),
+        )?;
+        let mut body = match body {
+            Body::Empty => BodySource::Empty,
+            Body::Full(b) => BodySource::Full(b),
+            Body::Reader(r) => BodySource::Reader(Some(r)),
+        };
+        let _call_span = call_span(&call.info).entered();
+        let mut progress = Progress::new();
+        loop {
+            let plan = call.plan(shared, self.clock.now());
+            let permit = match self.pipeline.acquire_blocking(&call.origin) {
+                Ok(permit) => permit,
+                Err(rejection) => {
+                    call.rejected(shared, &rejection);
+                    return Err(Error::rejected(rejection, call.finish(shared)));
+                }
+            };
+            progress.renew();
+            let context = AttemptContext {
+                progress: progress.clone(),
+                deadline: Some(plan.deadline),
+                resend_count: plan.resend_count,
+            };
+            let request =
+                build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
+            let result = {
+                let _attempt_span = attempt_span(plan.resend_count).entered();
+                run_attempt(&*self.engine, request, &context, shared.max_response_bytes)
+            };
+            drop(context);
+            let snapshot = progress.snapshot();
+            let now = self.clock.now();
+            let draining = self.is_draining();
+            let decision = match result {
+                Ok(response) => {
+                    let retry_after = RetryAfter::from_headers(response.headers())
+                        .map(|r| r.delay_from(shared.wall.now()));
+                    let decision = call.answered(
+                        shared,
+                        response.status(),
+                        retry_after,
+                        Ended {
+                            progress: &snapshot,
+                            draining,
+                            now,
+                        },
+                        Some(permit),
+                    );
+                    if let Decision::Stop(_) = decision {
+                        let mut response = response;
+                        response.extensions_mut().insert(CallReport {
+                            attempts: call.finish(shared),
+                        });
+                        return Ok(response);
+                    }
+                    decision
+                }
+                Err(engine_failure) => {
+                    let (signal, source) = engine_failure.into_parts();
+                    let mut failure = classify(signal, &snapshot);
+                    if let Some(source) = source {
+                        failure = failure.with_source(source);
+                    }
+                    let decision = call.failed(
+                        shared,
+                        &failure,
+                        Ended {
+                            progress: &snapshot,
+                            draining,
+                            now,
+                        },
+                        Some(permit),
+                    );
+                    if let Decision::Stop(_) = decision {
+                        return Err(Error::failed(failure, call.finish(shared)));
+                    }
+                    decision
+                }
+            };
+            if let Decision::Retry { after, .. } = decision {
+                self.clock.sleep(after);
+            }
+        }
+    }
+
+    /// Stops new retries; new calls fail fast.
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Self::drain`] was called.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    /// The per-origin resilience pipeline.
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+}
+
+/// One attempt on the calling thread. The engine bounds its I/O by the
+/// attempt's deadline; a timeout it reports is classified by the core from
+/// the progress, whatever stage the engine's error named.
+fn run_attempt<E: BlockingEngine + ?Sized>(
+    engine: &E,
+    request: http::Request<BlockingAttemptBody>,
+    context: &AttemptContext,
+    max_bytes: usize,
+) -> Result<http::Response<Bytes>, EngineFailure> {
+    let response = engine.send(request, context)?;
+    context.progress.head_received();
+    let (parts, mut body) = response.into_parts();
+    let mut collected = BytesMut::new();
+    while let Some(chunk) = body.next_chunk()? {
+        if collected.len() + chunk.len() > max_bytes {
+            return Err(EngineFailure::signal_only(EngineSignal::ResponseTooLarge));
+        }
+        collected.extend_from_slice(&chunk);
+    }
+    Ok(http::Response::from_parts(parts, collected.freeze()))
+}

@@ -1,0 +1,244 @@
+//! Client configuration and per-call options.
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use evident_resilience::{Clock, PipelineConfig};
+use http::HeaderValue;
+
+use crate::config::ConfigError;
+use crate::decide::{RetryPolicy, check_duration};
+use crate::observe::Observer;
+
+/// Default timeout of one attempt: 30 s, a common ceiling for one HTTP
+/// exchange; a call with a deadline is bounded by it as well.
+pub const DEFAULT_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default limit on a response body read inside the attempt: 8 MiB. Larger
+/// responses should use the streaming mode.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
+/// Upper bound on the response size limit: 1 GiB. Reading more into memory
+/// is not a configuration, it is a mistake.
+pub const MAX_RESPONSE_BYTES_LIMIT: usize = 1024 * 1024 * 1024;
+/// The header an idempotency key travels in.
+pub const IDEMPOTENCY_KEY_HEADER: &str = "idempotency-key";
+
+/// The wall clock, for `Retry-After` HTTP-dates. Injected so tests are exact.
+pub trait WallClock: Send + Sync + 'static {
+    /// The current wall-clock time.
+    fn now(&self) -> SystemTime;
+}
+
+/// The operating system's wall clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemWallClock;
+
+impl WallClock for SystemWallClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+/// Everything a client shares between its calls.
+#[derive(Clone)]
+pub(crate) struct Shared {
+    pub(crate) policy: RetryPolicy,
+    pub(crate) attempt_timeout: Duration,
+    pub(crate) default_deadline: Option<Duration>,
+    pub(crate) max_response_bytes: usize,
+    pub(crate) pipeline: PipelineConfig,
+    pub(crate) clock: Option<Arc<dyn Clock>>,
+    pub(crate) wall: Arc<dyn WallClock>,
+    pub(crate) observer: Option<Arc<dyn Observer>>,
+}
+
+/// Builds a client ([`crate::client::Client`] or
+/// [`crate::client::blocking::Client`]) with validated configuration.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_core::client::ClientBuilder;
+/// use evident_core::RetryPolicy;
+///
+/// let builder = ClientBuilder::new()
+///     .policy(RetryPolicy::builder().max_attempts(4).build()?)
+///     .attempt_timeout(Duration::from_secs(5))
+///     .deadline(Duration::from_secs(20));
+/// # let _ = builder;
+/// let err = ClientBuilder::new().attempt_timeout(Duration::ZERO).validate().unwrap_err();
+/// assert_eq!(err.field(), "attempt_timeout");
+/// # Ok::<(), evident_core::ConfigError>(())
+/// ```
+#[derive(Clone)]
+pub struct ClientBuilder {
+    shared: Shared,
+}
+
+impl Default for ClientBuilder {
+    fn default() -> Self {
+        ClientBuilder {
+            shared: Shared {
+                policy: RetryPolicy::default(),
+                attempt_timeout: DEFAULT_ATTEMPT_TIMEOUT,
+                default_deadline: None,
+                max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+                pipeline: PipelineConfig::default(),
+                clock: None,
+                wall: Arc::new(SystemWallClock),
+                observer: None,
+            },
+        }
+    }
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("policy", &self.shared.policy)
+            .field("attempt_timeout", &self.shared.attempt_timeout)
+            .field("default_deadline", &self.shared.default_deadline)
+            .field("max_response_bytes", &self.shared.max_response_bytes)
+            .field("pipeline", &self.shared.pipeline)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientBuilder {
+    /// A builder with the defaults: the default [`RetryPolicy`], a 30 s
+    /// attempt timeout, no deadline, an 8 MiB response limit, and a pipeline
+    /// with a circuit breaker and a bulkhead per origin.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The retry policy.
+    pub fn policy(mut self, policy: RetryPolicy) -> Self {
+        self.shared.policy = policy;
+        self
+    }
+
+    /// The timeout of one attempt (non-zero).
+    pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.shared.attempt_timeout = timeout;
+        self
+    }
+
+    /// The default deadline of a whole call (non-zero); a call may set its
+    /// own with [`CallOptions::deadline`].
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.shared.default_deadline = Some(deadline);
+        self
+    }
+
+    /// The largest response body read inside an attempt (`1..=1 GiB`).
+    pub fn max_response_bytes(mut self, limit: usize) -> Self {
+        self.shared.max_response_bytes = limit;
+        self
+    }
+
+    /// The per-origin resilience pipeline.
+    pub fn pipeline(mut self, pipeline: PipelineConfig) -> Self {
+        self.shared.pipeline = pipeline;
+        self
+    }
+
+    /// The monotonic clock (default: tokio's for the async client, the
+    /// system's for the blocking one).
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.shared.clock = Some(clock);
+        self
+    }
+
+    /// The wall clock used for `Retry-After` dates.
+    pub fn wall_clock(mut self, wall: Arc<dyn WallClock>) -> Self {
+        self.shared.wall = wall;
+        self
+    }
+
+    /// Receives every attempt record as data.
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.shared.observer = Some(observer);
+        self
+    }
+
+    /// Checks the configuration without building a client.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let s = &self.shared;
+        check_duration("attempt_timeout", s.attempt_timeout)?;
+        if let Some(d) = s.default_deadline {
+            check_duration("deadline", d)?;
+        }
+        if s.max_response_bytes == 0 || s.max_response_bytes > MAX_RESPONSE_BYTES_LIMIT {
+            return Err(ConfigError::new(
+                "max_response_bytes",
+                s.max_response_bytes,
+                "must be between 1 byte and 1 GiB",
+            ));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn into_shared(self) -> Result<Shared, ConfigError> {
+        self.validate()?;
+        Ok(self.shared)
+    }
+}
+
+/// What the caller declares about one call.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) enum Declared {
+    #[default]
+    Nothing,
+    Idempotent,
+    Key(HeaderValue),
+    GeneratedKey,
+}
+
+/// Per-call options: what the caller declares, and the deadline.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_core::client::CallOptions;
+///
+/// let payment = CallOptions::new()
+///     .generate_idempotency_key()
+///     .deadline(Duration::from_secs(10));
+/// let read = CallOptions::new().idempotent();
+/// # let _ = (payment, read);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallOptions {
+    pub(crate) declared: Declared,
+    pub(crate) deadline: Option<Duration>,
+}
+
+impl CallOptions {
+    /// Nothing declared: only proven non-execution allows a retry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Declares the operation idempotent: ambiguous failures may be retried.
+    pub fn idempotent(mut self) -> Self {
+        self.declared = Declared::Idempotent;
+        self
+    }
+
+    /// Sends this idempotency key (in `Idempotency-Key`). It makes a repeat
+    /// safe only once an attempt has actually written it.
+    pub fn idempotency_key(mut self, key: HeaderValue) -> Self {
+        self.declared = Declared::Key(key);
+        self
+    }
+
+    /// Generates a random (UUID v4) idempotency key for this call.
+    pub fn generate_idempotency_key(mut self) -> Self {
+        self.declared = Declared::GeneratedKey;
+        self
+    }
+
+    /// The deadline of this call (overrides the client's default).
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+}

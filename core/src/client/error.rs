@@ -1,0 +1,135 @@
+//! The client's error: opaque, with a private kind and every attempt's record.
+
+use std::fmt;
+
+use evident_resilience::LocalRejection;
+
+use crate::failure::TransportFailure;
+use crate::observe::AttemptRecord;
+
+#[derive(Debug)]
+enum Kind {
+    InvalidRequest(&'static str),
+    Draining,
+    Rejected(LocalRejection),
+    Failed(TransportFailure),
+}
+
+/// Why a call failed, with the record of every attempt it made.
+///
+/// ```
+/// # async fn demo(client: evident_core::client::Client<impl evident_core::Engine>) {
+/// use evident_core::client::{Body, CallOptions};
+/// let request = http::Request::get("http://127.0.0.1:1/").body(Body::Empty).unwrap();
+/// match client.execute(request, CallOptions::new()).await {
+///     Ok(response) => println!("{}", response.status()),
+///     Err(err) => {
+///         for record in err.attempts() {
+///             println!("{record}");
+///         }
+///     }
+/// }
+/// # }
+/// ```
+pub struct Error {
+    kind: Kind,
+    attempts: Vec<AttemptRecord>,
+}
+
+impl Error {
+    pub(crate) fn invalid_request(reason: &'static str) -> Self {
+        Error {
+            kind: Kind::InvalidRequest(reason),
+            attempts: Vec::new(),
+        }
+    }
+
+    pub(crate) fn draining() -> Self {
+        Error {
+            kind: Kind::Draining,
+            attempts: Vec::new(),
+        }
+    }
+
+    pub(crate) fn rejected(rejection: LocalRejection, attempts: Vec<AttemptRecord>) -> Self {
+        Error {
+            kind: Kind::Rejected(rejection),
+            attempts,
+        }
+    }
+
+    pub(crate) fn failed(failure: TransportFailure, attempts: Vec<AttemptRecord>) -> Self {
+        Error {
+            kind: Kind::Failed(failure),
+            attempts,
+        }
+    }
+
+    /// The request could not be sent at all (invalid URI, unsupported scheme
+    /// or body); no attempt was made.
+    pub fn is_invalid_request(&self) -> bool {
+        matches!(self.kind, Kind::InvalidRequest(_))
+    }
+
+    /// The client is draining and accepts no new calls.
+    pub fn is_draining(&self) -> bool {
+        matches!(self.kind, Kind::Draining)
+    }
+
+    /// The pipeline refused the last attempt locally.
+    pub fn rejection(&self) -> Option<&LocalRejection> {
+        match &self.kind {
+            Kind::Rejected(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// The last attempt's transport failure.
+    pub fn failure(&self) -> Option<&TransportFailure> {
+        match &self.kind {
+            Kind::Failed(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// Every attempt's record, in order.
+    pub fn attempts(&self) -> &[AttemptRecord] {
+        &self.attempts
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.kind)
+            .field("attempts", &self.attempts)
+            .finish()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            Kind::InvalidRequest(reason) => write!(f, "invalid request: {reason}"),
+            Kind::Draining => f.write_str("the client is draining and accepts no new calls"),
+            Kind::Rejected(r) => write!(f, "rejected locally: {r}"),
+            Kind::Failed(failure) => {
+                write!(f, "{failure} after {} attempt(s)", self.attempts.len())?;
+                if let Some(last) = self.attempts.last() {
+                    write!(f, "; {}", last.decision)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            Kind::Rejected(r) => Some(r),
+            Kind::Failed(f) => Some(f),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,489 @@
+//! The client: one retry loop over any engine.
+//!
+//! [`Client`] drives an async [`Engine`], [`blocking::Client`] a
+//! [`BlockingEngine`](crate::engine::BlockingEngine); both run the same state
+//! machine (`machine.rs`), so for the same engine behaviour they produce the
+//! same decisions and the same observation. Per physical attempt:
+//!
+//! 1. the pipeline admits it (circuit breaker → rate limiter → bulkhead);
+//! 2. the engine runs it under the core's timer, feeding the progress;
+//! 3. the response body is read whole inside the attempt (up to a limit) or,
+//!    in streaming mode, handed over at the head;
+//! 4. the outcome is classified, judged by the decision rules, recorded and
+//!    observed; the permit is released with the verdict;
+//! 5. the loop waits and goes again, or finishes.
+//!
+//! ```
+//! use evident_core::client::{Body, CallOptions, Client};
+//! use evident_core::testing::{Reached, ScriptedEngine, Step};
+//! use evident_core::EngineSignal;
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! # tokio::time::pause();
+//! // The first connection is refused, the second attempt is answered.
+//! let engine = ScriptedEngine::new([
+//!     Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+//!     Step::respond(200, "hello"),
+//! ]);
+//! let client = Client::new(engine);
+//! let request = http::Request::post("http://127.0.0.1:8080/pay").body(Body::from("{}")).unwrap();
+//! // A POST with nothing declared: the refusal proves "not sent", so it retries.
+//! let response = client.execute(request, CallOptions::new()).await.unwrap();
+//! assert_eq!(response.body(), "hello");
+//! assert_eq!(evident_core::client::attempts_of(&response).len(), 2);
+//! # }
+//! ```
+
+pub mod blocking;
+mod config;
+mod error;
+mod machine;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use bytes::{Bytes, BytesMut};
+use evident_resilience::{Clock, Pipeline, TokioClock};
+use http_body_util::BodyExt;
+use tracing::Instrument;
+
+pub use config::{
+    CallOptions, ClientBuilder, DEFAULT_ATTEMPT_TIMEOUT, DEFAULT_MAX_RESPONSE_BYTES,
+    IDEMPOTENCY_KEY_HEADER, MAX_RESPONSE_BYTES_LIMIT, SystemWallClock, WallClock,
+};
+pub use error::Error;
+
+use crate::classify::{EngineSignal, classify};
+use crate::config::ConfigError;
+use crate::decide::{BodyReplay, Decision, RetryAfter};
+use crate::engine::{AttemptBody, AttemptContext, BodyStream, Engine, EngineFailure, ResponseBody};
+use crate::failure::BoxError;
+use crate::observe::{AttemptRecord, attempt_span, call_span};
+use crate::progress::Progress;
+use config::Shared;
+use machine::{Call, Ended, attempt_head, build_request};
+
+/// The request body of the async client.
+pub enum Body {
+    /// No body.
+    Empty,
+    /// An in-memory body: replayable.
+    Full(Bytes),
+    /// A streamed body: sent once, never replayed.
+    Stream(BodyStream),
+}
+
+impl Body {
+    /// A one-shot body from any `http_body::Body`.
+    pub fn stream<B>(body: B) -> Body
+    where
+        B: http_body::Body<Data = Bytes> + Send + 'static,
+        B::Error: Into<BoxError>,
+    {
+        Body::Stream(body.map_err(Into::into).boxed_unsync())
+    }
+
+    pub(crate) fn replay(&self) -> BodyReplay {
+        match self {
+            Body::Empty | Body::Full(_) => BodyReplay::Replayable,
+            Body::Stream(_) => BodyReplay::OneShot,
+        }
+    }
+}
+
+impl std::fmt::Debug for Body {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Body::Empty => f.write_str("Body::Empty"),
+            Body::Full(b) => write!(f, "Body::Full({} bytes)", b.len()),
+            Body::Stream(_) => f.write_str("Body::Stream"),
+        }
+    }
+}
+
+impl From<Bytes> for Body {
+    fn from(b: Bytes) -> Self {
+        Body::Full(b)
+    }
+}
+impl From<&'static str> for Body {
+    fn from(s: &'static str) -> Self {
+        Body::Full(Bytes::from_static(s.as_bytes()))
+    }
+}
+impl From<String> for Body {
+    fn from(s: String) -> Self {
+        Body::Full(Bytes::from(s))
+    }
+}
+impl From<Vec<u8>> for Body {
+    fn from(v: Vec<u8>) -> Self {
+        Body::Full(Bytes::from(v))
+    }
+}
+impl From<()> for Body {
+    fn from(_: ()) -> Self {
+        Body::Empty
+    }
+}
+
+/// The records of every attempt of a call, attached to its response.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallReport {
+    /// Every attempt's record, in order.
+    pub attempts: Vec<AttemptRecord>,
+}
+
+/// The attempt records attached to a response by the client.
+pub fn attempts_of<B>(response: &http::Response<B>) -> &[AttemptRecord] {
+    response
+        .extensions()
+        .get::<CallReport>()
+        .map_or(&[], |r| r.attempts.as_slice())
+}
+
+/// Where a body comes from across attempts.
+enum BodySource {
+    Empty,
+    Full(Bytes),
+    Stream(Option<BodyStream>),
+}
+
+impl BodySource {
+    fn new(body: Body) -> Self {
+        match body {
+            Body::Empty => BodySource::Empty,
+            Body::Full(b) => BodySource::Full(b),
+            Body::Stream(s) => BodySource::Stream(Some(s)),
+        }
+    }
+
+    fn for_attempt(&mut self) -> AttemptBody {
+        match self {
+            BodySource::Empty => AttemptBody::Empty,
+            BodySource::Full(b) => AttemptBody::Full(Some(b.clone())),
+            // The rules never retry a one-shot body; an empty stream is the
+            // safe answer should that ever change.
+            BodySource::Stream(s) => s.take().map_or(AttemptBody::Empty, AttemptBody::Stream),
+        }
+    }
+}
+
+/// What an attempt hands back when it got an answer.
+enum Answer {
+    Full(http::Response<Bytes>),
+    Streaming(http::Response<ResponseBody>),
+}
+
+impl Answer {
+    fn status(&self) -> http::StatusCode {
+        match self {
+            Answer::Full(r) => r.status(),
+            Answer::Streaming(r) => r.status(),
+        }
+    }
+    fn headers(&self) -> &http::HeaderMap {
+        match self {
+            Answer::Full(r) => r.headers(),
+            Answer::Streaming(r) => r.headers(),
+        }
+    }
+}
+
+/// The async client. Cheap to clone; clones share the engine, the pipeline
+/// and the draining flag.
+pub struct Client<E> {
+    engine: Arc<E>,
+    shared: Arc<Shared>,
+    pipeline: Arc<Pipeline>,
+    clock: Arc<dyn Clock>,
+    draining: Arc<AtomicBool>,
+}
+
+impl<E> Clone for Client<E> {
+    fn clone(&self) -> Self {
+        Client {
+            engine: self.engine.clone(),
+            shared: self.shared.clone(),
+            pipeline: self.pipeline.clone(),
+            clock: self.clock.clone(),
+            draining: self.draining.clone(),
+        }
+    }
+}
+
+impl<E> std::fmt::Debug for Client<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("draining", &self.draining.load(Ordering::SeqCst))
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientBuilder {
+    /// Builds an async client over `engine`.
+    pub fn build<E: Engine>(self, engine: E) -> Result<Client<E>, ConfigError> {
+        let shared = self.into_shared()?;
+        let clock = shared.clock.clone().unwrap_or_else(|| Arc::new(TokioClock));
+        Ok(Client {
+            engine: Arc::new(engine),
+            pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
+            shared: Arc::new(shared),
+            clock,
+            draining: Arc::new(AtomicBool::new(false)),
+        })
+    }
+}
+
+impl<E: Engine> Client<E> {
+    /// A client with the default configuration.
+    pub fn new(engine: E) -> Self {
+        ClientBuilder::new()
+            .build(engine)
+            .expect("the default configuration is valid")
+    }
+
+    /// Sends `request`, retrying as the evidence allows, and returns the
+    /// response with its body read whole (up to the configured limit). The
+    /// attempt records are attached (see [`attempts_of`]).
+    pub async fn execute(
+        &self,
+        request: http::Request<Body>,
+        options: CallOptions,
+    ) -> Result<http::Response<Bytes>, Error> {
+        match self.run(request, options, false).await? {
+            Answer::Full(r) => Ok(r),
+            Answer::Streaming(_) => unreachable!("full mode never streams"),
+        }
+    }
+
+    /// Like [`Self::execute`], but returns at the response head and hands the
+    /// body over as a stream. Once handed over, the response is delivered and
+    /// nothing is retried any more.
+    pub async fn execute_streaming(
+        &self,
+        request: http::Request<Body>,
+        options: CallOptions,
+    ) -> Result<http::Response<ResponseBody>, Error> {
+        match self.run(request, options, true).await? {
+            Answer::Streaming(r) => Ok(r),
+            Answer::Full(_) => unreachable!("streaming mode never reads whole"),
+        }
+    }
+
+    /// Stops new retries: attempts in flight end, no new retry starts, and
+    /// new calls fail fast with [`Error::is_draining`].
+    pub fn drain(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether [`Self::drain`] was called.
+    pub fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
+    }
+
+    /// The per-origin resilience pipeline.
+    pub fn pipeline(&self) -> &Pipeline {
+        &self.pipeline
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &E {
+        &self.engine
+    }
+
+    async fn run(
+        &self,
+        request: http::Request<Body>,
+        options: CallOptions,
+        streaming: bool,
+    ) -> Result<Answer, Error> {
+        if self.is_draining() {
+            return Err(Error::draining());
+        }
+        let shared = &*self.shared;
+        let (parts, body) = request.into_parts();
+        let mut call = Call::start(
+            shared,
+            self.engine.name(),
+            &parts,
+            &options,
+            body.replay(),
+            self.clock.now(),
+        )?;
+        let mut body = BodySource::new(body);
+        let span = call_span(&call.info);
+        let mut progress = Progress::new();
+        async {
+            loop {
+                let plan = call.plan(shared, self.clock.now());
+                let permit = match self.pipeline.acquire(&call.origin).await {
+                    Ok(permit) => permit,
+                    Err(rejection) => {
+                        call.rejected(shared, &rejection);
+                        return Err(Error::rejected(rejection, call.finish(shared)));
+                    }
+                };
+                progress.renew();
+                let context = AttemptContext {
+                    progress: progress.clone(),
+                    deadline: Some(plan.deadline),
+                    resend_count: plan.resend_count,
+                };
+                let request =
+                    build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
+                let attempt = run_attempt(
+                    &*self.engine,
+                    request,
+                    &context,
+                    streaming,
+                    shared.max_response_bytes,
+                );
+                let result = match tokio::time::timeout(plan.timeout, attempt)
+                    .instrument(attempt_span(plan.resend_count))
+                    .await
+                {
+                    Ok(result) => result,
+                    Err(_elapsed) => Err(EngineFailure::signal_only(EngineSignal::TimedOut)),
+                };
+                drop(context);
+                let snapshot = progress.snapshot();
+                let now = self.clock.now();
+                let draining = self.is_draining();
+                let decision = match result {
+                    Ok(answer) => {
+                        let retry_after = RetryAfter::from_headers(answer.headers())
+                            .map(|r| r.delay_from(shared.wall.now()));
+                        let decision = call.answered(
+                            shared,
+                            answer.status(),
+                            retry_after,
+                            Ended {
+                                progress: &snapshot,
+                                draining,
+                                now,
+                            },
+                            Some(permit),
+                        );
+                        if let Decision::Stop(_) = decision {
+                            return Ok(match answer {
+                                Answer::Full(mut r) => {
+                                    r.extensions_mut().insert(CallReport {
+                                        attempts: call.finish(shared),
+                                    });
+                                    Answer::Full(r)
+                                }
+                                Answer::Streaming(r) => {
+                                    let (attempts, delivered) = call.hand_over(shared, now);
+                                    let (mut parts, body) = r.into_parts();
+                                    parts.extensions.insert(CallReport { attempts });
+                                    let body = DeliveredBody {
+                                        inner: body,
+                                        progress: progress.clone(),
+                                        delivered,
+                                        shared: self.shared.clone(),
+                                    };
+                                    Answer::Streaming(http::Response::from_parts(
+                                        parts,
+                                        body.boxed_unsync(),
+                                    ))
+                                }
+                            });
+                        }
+                        decision
+                    }
+                    Err(engine_failure) => {
+                        let (signal, source) = engine_failure.into_parts();
+                        let mut failure = classify(signal, &snapshot);
+                        if let Some(source) = source {
+                            failure = failure.with_source(source);
+                        }
+                        let decision = call.failed(
+                            shared,
+                            &failure,
+                            Ended {
+                                progress: &snapshot,
+                                draining,
+                                now,
+                            },
+                            Some(permit),
+                        );
+                        if let Decision::Stop(_) = decision {
+                            return Err(Error::failed(failure, call.finish(shared)));
+                        }
+                        decision
+                    }
+                };
+                if let Decision::Retry { after, .. } = decision {
+                    tokio::time::sleep(after).await;
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+}
+
+/// A streamed response body after delivery: a failure is still classified,
+/// judged (the delivered response blocks any retry) and observed.
+struct DeliveredBody {
+    inner: ResponseBody,
+    progress: Progress,
+    delivered: machine::Delivered,
+    shared: Arc<Shared>,
+}
+
+impl http_body::Body for DeliveredBody {
+    type Data = Bytes;
+    type Error = EngineFailure;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, EngineFailure>>> {
+        let this = &mut *self;
+        let polled = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
+        if let std::task::Poll::Ready(Some(Err(failure))) = &polled {
+            let failure = classify(failure.signal(), &this.progress.snapshot());
+            this.delivered.body_failed(&this.shared, &failure);
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// One attempt: the engine call, then (in full mode) the whole body.
+async fn run_attempt<E: Engine + ?Sized>(
+    engine: &E,
+    request: http::Request<AttemptBody>,
+    context: &AttemptContext,
+    streaming: bool,
+    max_bytes: usize,
+) -> Result<Answer, EngineFailure> {
+    let response = engine.send(request, context).await?;
+    context.progress.head_received();
+    if streaming {
+        return Ok(Answer::Streaming(response));
+    }
+    let (parts, mut body) = response.into_parts();
+    let mut collected = BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        if let Ok(data) = frame?.into_data() {
+            if collected.len() + data.len() > max_bytes {
+                return Err(EngineFailure::signal_only(EngineSignal::ResponseTooLarge));
+            }
+            collected.extend_from_slice(&data);
+        }
+    }
+    Ok(Answer::Full(http::Response::from_parts(
+        parts,
+        collected.freeze(),
+    )))
+}

@@ -1,0 +1,234 @@
+//! Observation: one record per attempt, the same for every engine.
+//!
+//! Every attempt ends in an [`AttemptRecord`]: stage, category, evidence,
+//! status, decision and its reason, and the delay before the next attempt.
+//! The client emits it twice, as data to an [`Observer`] and as a `tracing`
+//! event inside a per-attempt span, both using the OpenTelemetry HTTP client
+//! names where they exist (`http.request.method`, `server.address`,
+//! `server.port`, `url.scheme`, `http.request.resend_count`,
+//! `http.response.status_code`, `error.type`) and `evident.*` for the rest.
+//!
+//! What is never observed: the query string, header values and bodies.
+//! [`CallInfo`] holds only the method, scheme, host and port, so there is no
+//! way to leak them through this module.
+//!
+//! "Identical observation" across engines means identical sequences of
+//! records for the same fault; the conformance suite compares exactly these.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::decide::{Decision, DelaySource, StopReason};
+use crate::failure::{AttemptStage, ExecutionEvidence, FailureCategory, TransportFailure};
+
+/// Name of the per-call `tracing` span.
+pub const CALL_SPAN: &str = "evident.call";
+/// Name of the per-attempt `tracing` span.
+pub const ATTEMPT_SPAN: &str = "evident.attempt";
+
+/// What the pipeline refused an attempt for.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum RejectionKind {
+    /// The origin's circuit is open.
+    CircuitOpen,
+    /// The origin's rate limit is exhausted.
+    RateLimited,
+    /// The origin's bulkhead is full.
+    BulkheadFull,
+}
+
+impl RejectionKind {
+    /// Stable name.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            RejectionKind::CircuitOpen => "circuit_open",
+            RejectionKind::RateLimited => "rate_limited",
+            RejectionKind::BulkheadFull => "bulkhead_full",
+        }
+    }
+}
+
+/// How one attempt ended and what was decided.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttemptRecord {
+    /// 0 for the first attempt (`http.request.resend_count`).
+    pub resend_count: u32,
+    /// Where a failed attempt was (`evident.stage`).
+    pub stage: Option<AttemptStage>,
+    /// What failed (`error.type`).
+    pub category: Option<FailureCategory>,
+    /// What the attempt proves about execution (`evident.evidence`);
+    /// `Responded` for an answered attempt.
+    pub evidence: Option<ExecutionEvidence>,
+    /// The answered status (`http.response.status_code`).
+    pub status: Option<u16>,
+    /// Set when the pipeline refused the attempt locally.
+    pub rejection: Option<RejectionKind>,
+    /// The decision (`evident.decision`, `evident.decision.reason`,
+    /// `evident.backoff_ms`).
+    pub decision: Decision,
+}
+
+impl AttemptRecord {
+    /// The record of a failed attempt.
+    pub fn failed(resend_count: u32, failure: &TransportFailure, decision: Decision) -> Self {
+        AttemptRecord {
+            resend_count,
+            stage: Some(failure.stage()),
+            category: Some(failure.category()),
+            evidence: Some(failure.evidence()),
+            status: None,
+            rejection: None,
+            decision,
+        }
+    }
+
+    /// The record of an answered attempt.
+    pub fn answered(resend_count: u32, status: u16, decision: Decision) -> Self {
+        AttemptRecord {
+            resend_count,
+            stage: None,
+            category: None,
+            evidence: Some(ExecutionEvidence::Responded),
+            status: Some(status),
+            rejection: None,
+            decision,
+        }
+    }
+
+    /// The record of an attempt the pipeline refused before sending.
+    pub fn rejected(resend_count: u32, kind: RejectionKind) -> Self {
+        AttemptRecord {
+            resend_count,
+            stage: None,
+            category: None,
+            evidence: None,
+            status: None,
+            rejection: Some(kind),
+            decision: Decision::Stop(StopReason::LocalRejection),
+        }
+    }
+
+    /// The delay before the next attempt, when the decision retries.
+    pub fn backoff(&self) -> Option<Duration> {
+        match self.decision {
+            Decision::Retry { after, .. } => Some(after),
+            Decision::Stop(_) => None,
+        }
+    }
+
+    /// Whether the delay came from the server's `Retry-After`.
+    pub fn delay_source(&self) -> Option<DelaySource> {
+        match self.decision {
+            Decision::Retry { delay, .. } => Some(delay),
+            Decision::Stop(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for AttemptRecord {
+    /// A compact one-line form used in test failures and the parity matrix:
+    /// `#0 await_head/timeout/sent_no_response -> stop(not_idempotent)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "#{} ", self.resend_count)?;
+        if let Some(kind) = self.rejection {
+            write!(f, "rejected:{}", kind.as_str())?;
+        } else if let Some(status) = self.status {
+            write!(f, "status:{status}")?;
+        } else {
+            let s = self.stage.map_or("-", AttemptStage::as_str);
+            let c = self.category.map_or("-", FailureCategory::as_str);
+            let e = self.evidence.map_or("-", ExecutionEvidence::as_str);
+            write!(f, "{s}/{c}/{e}")?;
+        }
+        write!(
+            f,
+            " -> {}({})",
+            self.decision.verb(),
+            self.decision.reason_str()
+        )
+    }
+}
+
+/// What is observable about a call: never the query, headers or body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallInfo {
+    /// The request method (`http.request.method`).
+    pub method: http::Method,
+    /// `http` or `https` (`url.scheme`).
+    pub scheme: &'static str,
+    /// The host (`server.address`).
+    pub host: String,
+    /// The port (`server.port`).
+    pub port: u16,
+    /// The engine that ran the call.
+    pub engine: &'static str,
+}
+
+/// Receives the same attempt records the client logs, as data.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use evident_core::observe::{AttemptRecord, CallInfo, Observer};
+///
+/// #[derive(Default)]
+/// struct Collect(Mutex<Vec<AttemptRecord>>);
+///
+/// impl Observer for Collect {
+///     fn on_attempt(&self, _call: &CallInfo, record: &AttemptRecord) {
+///         self.0.lock().unwrap().push(*record);
+///     }
+/// }
+/// let observer = Arc::new(Collect::default());
+/// # let _ = observer;
+/// ```
+pub trait Observer: Send + Sync + 'static {
+    /// One attempt ended and was decided.
+    fn on_attempt(&self, call: &CallInfo, record: &AttemptRecord);
+
+    /// The call ended; `records` holds every attempt's record.
+    fn on_call_end(&self, call: &CallInfo, records: &[AttemptRecord]) {
+        let _ = (call, records);
+    }
+}
+
+/// Emits an attempt's record as a `tracing` event (inside the attempt span).
+pub(crate) fn trace_attempt(record: &AttemptRecord) {
+    tracing::event!(
+        target: "evident",
+        tracing::Level::INFO,
+        http.request.resend_count = record.resend_count,
+        http.response.status_code = record.status,
+        error.type = record.category.map(FailureCategory::as_str),
+        evident.stage = record.stage.map(AttemptStage::as_str),
+        evident.evidence = record.evidence.map(ExecutionEvidence::as_str),
+        evident.rejection = record.rejection.map(RejectionKind::as_str),
+        evident.decision = record.decision.verb(),
+        evident.decision.reason = record.decision.reason_str(),
+        evident.backoff_ms = record.backoff().map(|d| d.as_millis() as u64),
+        "attempt ended"
+    );
+}
+
+/// The per-call span, with the OpenTelemetry HTTP client attributes.
+pub(crate) fn call_span(call: &CallInfo) -> tracing::Span {
+    tracing::info_span!(
+        target: "evident",
+        "evident.call",
+        http.request.method = call.method.as_str(),
+        server.address = call.host.as_str(),
+        server.port = call.port,
+        url.scheme = call.scheme,
+        evident.engine = call.engine,
+    )
+}
+
+/// The per-attempt span.
+pub(crate) fn attempt_span(resend_count: u32) -> tracing::Span {
+    tracing::info_span!(
+        target: "evident",
+        "evident.attempt",
+        http.request.resend_count = resend_count,
+    )
+}

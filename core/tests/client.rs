@@ -1,0 +1,732 @@
+//! The client's behaviour, end to end over the scripted engine, through both
+//! the async client (paused tokio time) and the blocking client (a manual
+//! clock). No test sleeps.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use evident_core::client::{self, CallOptions, ClientBuilder, blocking};
+use evident_core::decide::{BudgetConfig, Decision, DelaySource, RetryReason, StopReason};
+use evident_core::observe::{AttemptRecord, CallInfo, Observer};
+use evident_core::resilience::{CircuitBreakerConfig, ManualClock, PipelineConfig};
+use evident_core::testing::{Reached, ScriptedEngine, Step};
+use evident_core::{
+    AttemptStage as S, EngineSignal, ExecutionEvidence as E, FailureCategory as C, RetryPolicy,
+};
+use http::HeaderValue;
+
+const URL: &str = "http://127.0.0.1:8080/orders";
+
+fn policy() -> RetryPolicy {
+    RetryPolicy::builder()
+        .max_attempts(3)
+        .jitter(0.0)
+        .no_budget()
+        .build()
+        .unwrap()
+}
+
+fn builder() -> ClientBuilder {
+    ClientBuilder::new()
+        .policy(policy())
+        .attempt_timeout(Duration::from_secs(2))
+        .pipeline(PipelineConfig::disabled())
+}
+
+#[derive(Default)]
+struct Collect(Mutex<Vec<AttemptRecord>>, Mutex<Vec<String>>);
+
+impl Observer for Collect {
+    fn on_attempt(&self, call: &CallInfo, record: &AttemptRecord) {
+        self.0.lock().unwrap().push(*record);
+        self.1.lock().unwrap().push(format!("{call:?}"));
+    }
+}
+
+impl Collect {
+    fn records(&self) -> Vec<AttemptRecord> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+fn records<T>(result: &Result<http::Response<T>, client::Error>) -> Vec<AttemptRecord> {
+    match result {
+        Ok(r) => client::attempts_of(r).to_vec(),
+        Err(e) => e.attempts().to_vec(),
+    }
+}
+
+/// Runs `steps` through the async client with `options` and returns the
+/// records, the engine and the paused time elapsed.
+async fn run_async(
+    builder: ClientBuilder,
+    steps: Vec<Step>,
+    body: client::Body,
+    options: CallOptions,
+) -> (
+    Result<http::Response<Bytes>, client::Error>,
+    Arc<ScriptedEngine>,
+    Duration,
+) {
+    let engine = Arc::new(ScriptedEngine::new(steps));
+    let client = builder.build(SharedEngine(engine.clone())).unwrap();
+    let start = tokio::time::Instant::now();
+    let request = http::Request::post(URL).body(body).unwrap();
+    let result = client.execute(request, options).await;
+    (result, engine, start.elapsed())
+}
+
+fn run_blocking(
+    builder: ClientBuilder,
+    steps: Vec<Step>,
+    body: blocking::Body,
+    options: CallOptions,
+) -> (
+    Result<http::Response<Bytes>, client::Error>,
+    Arc<ScriptedEngine>,
+    Duration,
+) {
+    let clock = ManualClock::new();
+    let engine = Arc::new(ScriptedEngine::new(steps).with_clock(clock.clone()));
+    let client = builder
+        .clock(Arc::new(clock.clone()))
+        .build_blocking(SharedEngine(engine.clone()))
+        .unwrap();
+    let request = http::Request::post(URL).body(body).unwrap();
+    let result = client.execute(request, options);
+    (result, engine, clock.elapsed())
+}
+
+/// Shares one scripted engine between the client and the test.
+struct SharedEngine(Arc<ScriptedEngine>);
+
+#[async_trait::async_trait]
+impl evident_core::Engine for SharedEngine {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+    async fn send(
+        &self,
+        request: http::Request<evident_core::AttemptBody>,
+        attempt: &evident_core::AttemptContext,
+    ) -> Result<http::Response<evident_core::ResponseBody>, evident_core::EngineFailure> {
+        evident_core::Engine::send(&*self.0, request, attempt).await
+    }
+}
+
+impl evident_core::BlockingEngine for SharedEngine {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+    fn send(
+        &self,
+        request: http::Request<evident_core::BlockingAttemptBody>,
+        attempt: &evident_core::AttemptContext,
+    ) -> Result<
+        http::Response<Box<dyn evident_core::BlockingResponseBody>>,
+        evident_core::EngineFailure,
+    > {
+        evident_core::BlockingEngine::send(&*self.0, request, attempt)
+    }
+}
+
+fn scripts() -> Vec<(Vec<Step>, CallOptions)> {
+    vec![
+        (vec![Step::respond(200, "ok")], CallOptions::new()),
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::fail(EngineSignal::TlsHandshake, Reached::Tls),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new(),
+        ),
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionReset, Reached::BodyWritten),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new(),
+        ),
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionReset, Reached::BodyWritten),
+                Step::respond(503, "").header("retry-after", "3"),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new().idempotent(),
+        ),
+        (
+            vec![
+                Step::hang(Reached::BodyWritten),
+                Step::body_stalls(200, "partial"),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new().generate_idempotency_key(),
+        ),
+        (
+            vec![
+                Step::fail(EngineSignal::Http2RefusedStream, Reached::BodyWritten),
+                Step::body_fails(200, "par", EngineSignal::ConnectionReset),
+            ],
+            CallOptions::new(),
+        ),
+        (
+            vec![
+                Step::respond(503, ""),
+                Step::respond(503, ""),
+                Step::respond(503, ""),
+            ],
+            CallOptions::new().idempotent(),
+        ),
+        (
+            vec![Step::hang(Reached::Tls), Step::hang(Reached::HeadPartly)],
+            CallOptions::new().deadline(Duration::from_secs(3)),
+        ),
+    ]
+}
+
+#[tokio::test(start_paused = true)]
+async fn async_and_blocking_clients_decide_identically() {
+    for (i, (steps, options)) in scripts().into_iter().enumerate() {
+        let (a, a_engine, a_elapsed) = run_async(
+            builder(),
+            steps.clone(),
+            client::Body::from("x"),
+            options.clone(),
+        )
+        .await;
+        let (b, b_engine, b_elapsed) = tokio::task::spawn_blocking(move || {
+            run_blocking(builder(), steps, blocking::Body::from("x"), options)
+        })
+        .await
+        .unwrap();
+        assert!(!records(&a).is_empty(), "script {i} recorded nothing");
+        assert_eq!(records(&a), records(&b), "script {i}");
+        assert_eq!(a.is_ok(), b.is_ok(), "script {i}");
+        assert_eq!(a_engine.sends(), b_engine.sends(), "script {i}");
+        assert_eq!(a_elapsed, b_elapsed, "script {i}: waits differ");
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timeout_is_classified_by_the_progress_it_reached() {
+    let cases = [
+        (
+            Step::hang(Reached::Unknown),
+            (S::AwaitHead, C::Timeout, E::SentNoResponse),
+        ),
+        (
+            Step::hang(Reached::Resolve),
+            (S::Resolve, C::ConnectTimeout, E::NotSent),
+        ),
+        (
+            Step::hang(Reached::Connect),
+            (S::Connect, C::ConnectTimeout, E::NotSent),
+        ),
+        (
+            Step::hang(Reached::Tls),
+            (S::Tls, C::ConnectTimeout, E::NotSent),
+        ),
+        (
+            Step::hang(Reached::HeadPartly),
+            (S::WriteHead, C::Timeout, E::SentNoResponse),
+        ),
+        (
+            Step::hang(Reached::HeadWritten),
+            (S::WriteBody, C::Timeout, E::SentNoResponse),
+        ),
+        (
+            Step::hang(Reached::BodyWritten),
+            (S::AwaitHead, C::Timeout, E::SentNoResponse),
+        ),
+        (
+            Step::body_stalls(200, "part"),
+            (S::ReadBody, C::Timeout, E::Responded),
+        ),
+    ];
+    let one_attempt = || {
+        builder().policy(
+            RetryPolicy::builder()
+                .max_attempts(1)
+                .no_budget()
+                .build()
+                .unwrap(),
+        )
+    };
+    for (step, (stage, category, evidence)) in cases {
+        let (a, _, elapsed) = run_async(
+            one_attempt(),
+            vec![step.clone()],
+            client::Body::Empty,
+            CallOptions::new(),
+        )
+        .await;
+        let (b, _, _) = run_blocking(
+            one_attempt(),
+            vec![step],
+            blocking::Body::Empty,
+            CallOptions::new(),
+        );
+        for result in [&a, &b] {
+            let err = result.as_ref().unwrap_err();
+            let f = err.failure().expect("a transport failure");
+            assert_eq!(
+                (f.stage(), f.category(), f.evidence()),
+                (stage, category, evidence)
+            );
+            assert_eq!(err.attempts().len(), 1);
+        }
+        assert_eq!(
+            elapsed,
+            Duration::from_secs(2),
+            "the core's attempt timer fired"
+        );
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn retry_after_is_waited_exactly() {
+    let steps = || {
+        vec![
+            Step::respond(503, "").header("retry-after", "7"),
+            Step::respond(200, "ok"),
+        ]
+    };
+    let (a, _, elapsed) = run_async(
+        builder(),
+        steps(),
+        client::Body::Empty,
+        CallOptions::new().idempotent(),
+    )
+    .await;
+    assert_eq!(elapsed, Duration::from_secs(7));
+    let first = records(&a)[0];
+    assert_eq!(first.backoff(), Some(Duration::from_secs(7)));
+    assert_eq!(first.delay_source(), Some(DelaySource::RetryAfter));
+    let (_, _, elapsed) = run_blocking(
+        builder(),
+        steps(),
+        blocking::Body::Empty,
+        CallOptions::new().idempotent(),
+    );
+    assert_eq!(elapsed, Duration::from_secs(7));
+    // Not idempotent: the 503 is final, nothing is waited.
+    let (a, engine, elapsed) =
+        run_async(builder(), steps(), client::Body::Empty, CallOptions::new()).await;
+    assert_eq!(a.unwrap().status(), 503);
+    assert_eq!((engine.sends(), elapsed), (1, Duration::ZERO));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_idempotency_key_counts_only_once_its_head_was_written() {
+    let key = || CallOptions::new().idempotency_key(HeaderValue::from_static("k-123"));
+    // The reset came while the head was still being written: the key never
+    // reached the server, so it protects nothing.
+    let (r, engine, _) = run_async(
+        builder(),
+        vec![
+            Step::fail(EngineSignal::ConnectionReset, Reached::HeadPartly),
+            Step::respond(200, "ok"),
+        ],
+        client::Body::Empty,
+        key(),
+    )
+    .await;
+    let err = r.unwrap_err();
+    assert_eq!(
+        err.attempts()[0].decision,
+        Decision::Stop(StopReason::NotIdempotent)
+    );
+    assert_eq!(engine.sends(), 1);
+    // The head (and with it the key) was written: the repeat is safe, and
+    // carries the same key.
+    let (r, engine, _) = run_async(
+        builder(),
+        vec![
+            Step::fail(EngineSignal::ConnectionReset, Reached::HeadWritten),
+            Step::respond(200, "ok"),
+        ],
+        client::Body::Empty,
+        key(),
+    )
+    .await;
+    assert_eq!(r.unwrap().status(), 200);
+    let seen = engine.seen();
+    assert_eq!(seen.len(), 2);
+    for s in &seen {
+        assert_eq!(s.headers["idempotency-key"], "k-123");
+    }
+    // A generated key is a UUID, the same on every attempt.
+    let (_, engine, _) = run_async(
+        builder(),
+        vec![
+            Step::fail(EngineSignal::ConnectionReset, Reached::BodyWritten),
+            Step::respond(200, "ok"),
+        ],
+        client::Body::Empty,
+        CallOptions::new().generate_idempotency_key(),
+    )
+    .await;
+    let seen = engine.seen();
+    let k0 = seen[0].headers["idempotency-key"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(k0.len(), 36);
+    assert_eq!(seen[1].headers["idempotency-key"], k0.as_str());
+}
+
+/// An engine that holds its first attempt until told, then fails it with a
+/// refused connection (a reason that would otherwise retry).
+struct Gate {
+    entered: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+    inner: ScriptedEngine,
+}
+
+#[async_trait::async_trait]
+impl evident_core::Engine for Gate {
+    fn name(&self) -> &'static str {
+        "gate"
+    }
+    async fn send(
+        &self,
+        request: http::Request<evident_core::AttemptBody>,
+        attempt: &evident_core::AttemptContext,
+    ) -> Result<http::Response<evident_core::ResponseBody>, evident_core::EngineFailure> {
+        if self.inner.sends() == 0 {
+            self.entered.notify_one();
+            self.release.notified().await;
+        }
+        evident_core::Engine::send(&self.inner, request, attempt).await
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn drain_starts_no_new_retry() {
+    let client = builder()
+        .build(Gate {
+            entered: tokio::sync::Notify::new(),
+            release: tokio::sync::Notify::new(),
+            inner: ScriptedEngine::new([
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::respond(200, "ok"),
+            ]),
+        })
+        .unwrap();
+    let in_flight = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new()).await
+        })
+    };
+    client.engine().entered.notified().await;
+    client.drain();
+    // New calls fail fast, before any attempt.
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let err = client
+        .execute(request, CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(err.is_draining());
+    assert!(err.attempts().is_empty());
+    // The attempt in flight ends; its retry does not start.
+    client.engine().release.notify_one();
+    let err = in_flight.await.unwrap().unwrap_err();
+    assert_eq!(err.attempts().len(), 1);
+    assert_eq!(
+        err.attempts()[0].decision,
+        Decision::Stop(StopReason::Draining)
+    );
+    assert_eq!(client.engine().inner.sends(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_oversized_response_is_a_clear_error_and_not_retried() {
+    let b = || builder().max_response_bytes(10);
+    let steps = || {
+        vec![
+            Step::respond(200, "0123456789A"),
+            Step::respond(200, "small"),
+        ]
+    };
+    let (r, engine, _) = run_async(
+        b(),
+        steps(),
+        client::Body::Empty,
+        CallOptions::new().idempotent(),
+    )
+    .await;
+    let err = r.unwrap_err();
+    let f = err.failure().unwrap();
+    assert_eq!(
+        (f.stage(), f.category(), f.evidence()),
+        (S::ReadBody, C::ResponseTooLarge, E::Responded)
+    );
+    assert_eq!(
+        err.attempts()[0].decision,
+        Decision::Stop(StopReason::PermanentFailure)
+    );
+    assert_eq!(engine.sends(), 1);
+    assert!(err.to_string().contains("response_too_large"), "{err}");
+    let (r, engine, _) = run_blocking(
+        b(),
+        steps(),
+        blocking::Body::Empty,
+        CallOptions::new().idempotent(),
+    );
+    assert_eq!(
+        r.unwrap_err().failure().unwrap().category(),
+        C::ResponseTooLarge
+    );
+    assert_eq!(engine.sends(), 1);
+    // Exactly at the limit is fine.
+    let (r, _, _) = run_async(
+        b(),
+        vec![Step::respond(200, "0123456789")],
+        client::Body::Empty,
+        CallOptions::new(),
+    )
+    .await;
+    assert_eq!(r.unwrap().body().len(), 10);
+}
+
+/// Every stop reason and every retry reason, produced through the client.
+#[tokio::test(start_paused = true)]
+async fn every_rule_of_the_table_is_reachable_end_to_end() {
+    use std::collections::HashSet;
+    let mut stops = HashSet::new();
+    let mut retries = HashSet::new();
+    let mut note = |records: Vec<AttemptRecord>| {
+        for r in records {
+            match r.decision {
+                Decision::Stop(s) => {
+                    stops.insert(s);
+                }
+                Decision::Retry { reason, .. } => {
+                    retries.insert(reason);
+                }
+            }
+        }
+    };
+    let refused = || Step::fail(EngineSignal::ConnectionRefused, Reached::Connect);
+    let reset = || Step::fail(EngineSignal::ConnectionReset, Reached::BodyWritten);
+    let cases: Vec<(ClientBuilder, Vec<Step>, CallOptions)> = vec![
+        // succeeded, after not_sent and not_processed retries
+        (
+            builder().policy(
+                RetryPolicy::builder()
+                    .max_attempts(3)
+                    .jitter(0.0)
+                    .no_budget()
+                    .build()
+                    .unwrap(),
+            ),
+            vec![
+                refused(),
+                Step::fail(EngineSignal::Http2RefusedStream, Reached::BodyWritten),
+                Step::respond(200, ""),
+            ],
+            CallOptions::new(),
+        ),
+        // attempts_exhausted
+        (builder(), vec![refused()], CallOptions::new()),
+        // safely_idempotent then retryable_status, then status_not_retryable
+        (
+            builder().policy(
+                RetryPolicy::builder()
+                    .max_attempts(5)
+                    .jitter(0.0)
+                    .no_budget()
+                    .build()
+                    .unwrap(),
+            ),
+            vec![reset(), Step::respond(503, ""), Step::respond(404, "")],
+            CallOptions::new().idempotent(),
+        ),
+        // not_idempotent
+        (builder(), vec![reset()], CallOptions::new()),
+        // status_not_idempotent
+        (builder(), vec![Step::respond(503, "")], CallOptions::new()),
+        // permanent_failure
+        (
+            builder(),
+            vec![Step::fail(EngineSignal::TlsCertificate, Reached::Tls)],
+            CallOptions::new(),
+        ),
+        // deadline_too_short: the attempt timed out at the deadline
+        (
+            builder(),
+            vec![Step::hang(Reached::Connect)],
+            CallOptions::new().deadline(Duration::from_secs(1)),
+        ),
+        // retry_after_beyond_deadline
+        (
+            builder(),
+            vec![Step::respond(503, "").header("retry-after", "100")],
+            CallOptions::new()
+                .idempotent()
+                .deadline(Duration::from_secs(10)),
+        ),
+        // retry_after_beyond_ceiling
+        (
+            builder(),
+            vec![Step::respond(429, "").header("retry-after", "100000")],
+            CallOptions::new().idempotent(),
+        ),
+        // budget_exhausted
+        (
+            builder().policy(
+                RetryPolicy::builder()
+                    .budget(BudgetConfig {
+                        ratio: 0.0,
+                        min_per_sec: 0,
+                        ttl: Duration::from_secs(1),
+                    })
+                    .build()
+                    .unwrap(),
+            ),
+            vec![refused()],
+            CallOptions::new(),
+        ),
+    ];
+    for (b, steps, options) in cases {
+        let (r, _, _) = run_async(b, steps, client::Body::Empty, options).await;
+        note(records(&r));
+    }
+    // body_not_replayable: a streamed body.
+    let stream = http_body_util::Full::new(Bytes::from_static(b"once"));
+    let (r, _, _) = run_async(
+        builder(),
+        vec![refused()],
+        client::Body::stream(stream),
+        CallOptions::new(),
+    )
+    .await;
+    note(records(&r));
+    // draining
+    let gate = Gate {
+        entered: tokio::sync::Notify::new(),
+        release: tokio::sync::Notify::new(),
+        inner: ScriptedEngine::new([refused()]),
+    };
+    let gated = builder().build(gate).unwrap();
+    let task = {
+        let gated = gated.clone();
+        tokio::spawn(async move {
+            gated
+                .execute(
+                    http::Request::get(URL).body(client::Body::Empty).unwrap(),
+                    CallOptions::new(),
+                )
+                .await
+        })
+    };
+    gated.engine().entered.notified().await;
+    gated.drain();
+    gated.engine().release.notify_one();
+    note(records(&task.await.unwrap()));
+    // local_rejection: an upstream answering 503 opens its circuit.
+    let breaker = CircuitBreakerConfig::builder()
+        .sliding_window_size(1)
+        .minimum_number_of_calls(1)
+        .build()
+        .unwrap();
+    let c = builder()
+        .pipeline(PipelineConfig::disabled().circuit_breaker(Some(breaker)))
+        .build(ScriptedEngine::new([Step::respond(503, "")]))
+        .unwrap();
+    for _ in 0..2 {
+        let r = c
+            .execute(
+                http::Request::get(URL).body(client::Body::Empty).unwrap(),
+                CallOptions::new(),
+            )
+            .await;
+        note(records(&r));
+    }
+    // response_delivered: a streamed response whose body fails after delivery.
+    let observer = Arc::new(Collect::default());
+    let c = builder()
+        .observer(observer.clone())
+        .build(ScriptedEngine::new([Step::body_fails(
+            200,
+            "part",
+            EngineSignal::ConnectionReset,
+        )]))
+        .unwrap();
+    let response = c
+        .execute_streaming(
+            http::Request::get(URL).body(client::Body::Empty).unwrap(),
+            CallOptions::new().idempotent(),
+        )
+        .await
+        .unwrap();
+    use http_body_util::BodyExt;
+    assert!(response.into_body().collect().await.is_err());
+    note(observer.records());
+
+    let missing_stops: Vec<_> = StopReason::ALL
+        .iter()
+        .filter(|s| !stops.contains(s))
+        .collect();
+    let missing_retries: Vec<_> = RetryReason::ALL
+        .iter()
+        .filter(|r| !retries.contains(r))
+        .collect();
+    assert!(
+        missing_stops.is_empty(),
+        "unreached stop reasons: {missing_stops:?}"
+    );
+    assert!(
+        missing_retries.is_empty(),
+        "unreached retry reasons: {missing_retries:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn invalid_requests_are_rejected_before_any_attempt() {
+    for uri in ["/relative", "ftp://127.0.0.1/x", "http://127.0.0.1:0/"] {
+        let (r, engine, _) = {
+            let engine = Arc::new(ScriptedEngine::new([Step::respond(200, "")]));
+            let client = builder().build(SharedEngine(engine.clone())).unwrap();
+            let request = http::Request::get(uri).body(client::Body::Empty).unwrap();
+            (
+                client.execute(request, CallOptions::new()).await,
+                engine,
+                (),
+            )
+        };
+        let err = r.unwrap_err();
+        assert!(err.is_invalid_request(), "{uri}: {err}");
+        assert!(err.attempts().is_empty());
+        assert_eq!(engine.sends(), 0, "{uri}");
+    }
+}
+
+#[test]
+fn impossible_client_configurations_are_typed_errors() {
+    let e = ClientBuilder::new()
+        .attempt_timeout(Duration::ZERO)
+        .validate()
+        .unwrap_err();
+    assert_eq!(e.field(), "attempt_timeout");
+    let e = ClientBuilder::new()
+        .deadline(Duration::ZERO)
+        .validate()
+        .unwrap_err();
+    assert_eq!(e.field(), "deadline");
+    let e = ClientBuilder::new()
+        .max_response_bytes(0)
+        .validate()
+        .unwrap_err();
+    assert_eq!(e.field(), "max_response_bytes");
+    assert!(
+        ClientBuilder::new()
+            .build_blocking(ScriptedEngine::new([Step::respond(200, "")]))
+            .is_ok()
+    );
+}
