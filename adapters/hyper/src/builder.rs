@@ -1,0 +1,187 @@
+//! Configuring a [`HyperEngine`]: a builder that validates and returns a
+//! typed [`ConfigError`].
+
+use std::sync::Arc;
+
+use evident_core::{ConfigError, HostOverrides};
+use rustls::RootCertStore;
+use rustls_pki_types::CertificateDer;
+
+use crate::engine::HyperEngine;
+
+/// How many idle HTTP/1.1 connections the pool keeps per origin. Eight
+/// covers the parallelism of a typical client call pattern against one
+/// upstream without keeping a crowd of sockets open; beyond it, a finished
+/// connection is closed rather than pooled.
+pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
+
+/// The largest per-origin idle pool the builder accepts: a guard against a
+/// configuration that would let one upstream hold thousands of sockets.
+pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
+
+/// ALPN identifiers, in the order they are offered: HTTP/2 first.
+const ALPN_H2: &[u8] = b"h2";
+const ALPN_HTTP1: &[u8] = b"http/1.1";
+
+/// Builds a [`HyperEngine`].
+///
+/// ```
+/// use evident_core::HostOverrides;
+/// use evident_hyper::HyperEngine;
+///
+/// let engine = HyperEngine::builder()
+///     .host_overrides(HostOverrides::new().not_found("gone.invalid"))
+///     .max_idle_per_origin(2)
+///     .build()
+///     .unwrap();
+/// # let _ = engine;
+///
+/// // Contradictions are rejected with a typed error.
+/// let err = HyperEngine::builder().http1_only().http2_prior_knowledge().build().unwrap_err();
+/// assert_eq!(err.field(), "http2_prior_knowledge");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct HyperEngineBuilder {
+    root_certificates: Vec<Vec<u8>>,
+    host_overrides: HostOverrides,
+    http2_prior_knowledge: bool,
+    http1_only: bool,
+    max_idle_per_origin: Option<usize>,
+}
+
+/// The validated configuration an engine runs with.
+#[derive(Debug)]
+pub(crate) struct Config {
+    pub(crate) tls: Arc<rustls::ClientConfig>,
+    pub(crate) host_overrides: HostOverrides,
+    pub(crate) http2_prior_knowledge: bool,
+    pub(crate) max_idle_per_origin: usize,
+}
+
+impl HyperEngineBuilder {
+    /// The trust anchors for `https://`, as DER certificates. These are the
+    /// only roots: no platform or public roots are added.
+    pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
+        self.root_certificates = ders;
+        self
+    }
+
+    /// Name-resolution overrides, honoured before the system resolver.
+    pub fn host_overrides(mut self, overrides: HostOverrides) -> Self {
+        self.host_overrides = overrides;
+        self
+    }
+
+    /// Speak HTTP/2 over plain TCP to `http://` origins, without upgrade
+    /// (RFC 9113 §3.3). `https://` origins negotiate by ALPN regardless.
+    pub fn http2_prior_knowledge(mut self) -> Self {
+        self.http2_prior_knowledge = true;
+        self
+    }
+
+    /// Offer only HTTP/1.1 in ALPN.
+    pub fn http1_only(mut self) -> Self {
+        self.http1_only = true;
+        self
+    }
+
+    /// How many idle HTTP/1.1 connections to keep per origin (default
+    /// [`DEFAULT_MAX_IDLE_PER_ORIGIN`]; `0` disables reuse).
+    pub fn max_idle_per_origin(mut self, max: usize) -> Self {
+        self.max_idle_per_origin = Some(max);
+        self
+    }
+
+    /// Validates the configuration and builds the engine.
+    ///
+    /// # Errors
+    ///
+    /// * `root_certificates`: a certificate is not valid DER X.509 (the
+    ///   value is its index);
+    /// * `http2_prior_knowledge`: combined with `http1_only`;
+    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
+    pub fn build(self) -> Result<HyperEngine, ConfigError> {
+        if self.http2_prior_knowledge && self.http1_only {
+            return Err(ConfigError::new(
+                "http2_prior_knowledge",
+                true,
+                "contradicts http1_only",
+            ));
+        }
+        let max_idle_per_origin = self
+            .max_idle_per_origin
+            .unwrap_or(DEFAULT_MAX_IDLE_PER_ORIGIN);
+        if max_idle_per_origin > MAX_IDLE_PER_ORIGIN_LIMIT {
+            return Err(ConfigError::new(
+                "max_idle_per_origin",
+                max_idle_per_origin,
+                "exceeds MAX_IDLE_PER_ORIGIN_LIMIT",
+            ));
+        }
+        let mut roots = RootCertStore::empty();
+        for (index, der) in self.root_certificates.into_iter().enumerate() {
+            roots.add(CertificateDer::from(der)).map_err(|_| {
+                ConfigError::new(
+                    "root_certificates",
+                    index,
+                    "not a valid DER X.509 certificate",
+                )
+            })?;
+        }
+        let mut tls = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .map_err(|_| {
+            ConfigError::new(
+                "root_certificates",
+                "ring",
+                "the crypto provider supports no safe protocol version",
+            )
+        })?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        // Early data would let request bytes leave before the handshake
+        // completes, breaking "a TLS failure proves nothing was sent".
+        tls.enable_early_data = false;
+        tls.alpn_protocols = if self.http1_only {
+            vec![ALPN_HTTP1.to_vec()]
+        } else {
+            vec![ALPN_H2.to_vec(), ALPN_HTTP1.to_vec()]
+        };
+        Ok(HyperEngine::from_config(Config {
+            tls: Arc::new(tls),
+            host_overrides: self.host_overrides,
+            http2_prior_knowledge: self.http2_prior_knowledge,
+            max_idle_per_origin,
+        }))
+    }
+}
+
+/// Whether ALPN chose HTTP/2.
+pub(crate) fn is_h2(alpn: Option<&[u8]>) -> bool {
+    alpn == Some(ALPN_H2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_that_is_not_der_is_rejected_by_index() {
+        let err = HyperEngine::builder()
+            .root_certificates(vec![b"not a certificate".to_vec()])
+            .build()
+            .unwrap_err();
+        assert_eq!((err.field(), err.value()), ("root_certificates", "0"));
+    }
+
+    #[test]
+    fn an_oversized_pool_is_rejected() {
+        let err = HyperEngine::builder()
+            .max_idle_per_origin(MAX_IDLE_PER_ORIGIN_LIMIT + 1)
+            .build()
+            .unwrap_err();
+        assert_eq!(err.field(), "max_idle_per_origin");
+    }
+}

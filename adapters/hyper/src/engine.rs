@@ -1,0 +1,98 @@
+//! [`HyperEngine`]: one attempt per `send`, on a connection this crate
+//! controls.
+
+use std::sync::Arc;
+
+use evident_core::{
+    AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, EngineSignal, ResponseBody,
+};
+use http::{Request, Response};
+
+use crate::builder::{Config, HyperEngineBuilder};
+use crate::connect::connect;
+use crate::h2::unopened_signal;
+use crate::origin::Origin;
+use crate::pool::{Conn, Pool};
+use crate::{h1, h2};
+
+/// The hyper 1 engine. Cheap to clone: clones share the configuration and
+/// the connection pool.
+///
+/// ```
+/// use evident_core::Engine;
+/// use evident_hyper::HyperEngine;
+///
+/// let engine = HyperEngine::builder().build().unwrap();
+/// assert_eq!(engine.name(), "hyper");
+/// ```
+#[derive(Debug, Clone)]
+pub struct HyperEngine {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: Config,
+    pool: Arc<Pool>,
+}
+
+impl HyperEngine {
+    /// A builder with the defaults: no trusted roots, no host overrides,
+    /// HTTP/2 by ALPN only, [`crate::DEFAULT_MAX_IDLE_PER_ORIGIN`] idle
+    /// connections per origin.
+    pub fn builder() -> HyperEngineBuilder {
+        HyperEngineBuilder::default()
+    }
+
+    pub(crate) fn from_config(config: Config) -> Self {
+        let pool = Arc::new(Pool::new(config.max_idle_per_origin));
+        HyperEngine {
+            inner: Arc::new(Inner { config, pool }),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Engine for HyperEngine {
+    fn name(&self) -> &'static str {
+        "hyper"
+    }
+
+    async fn send(
+        &self,
+        request: Request<AttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<Response<ResponseBody>, EngineFailure> {
+        let progress = &attempt.progress;
+        let inner = &self.inner;
+        // Finding a connection: nothing of this request can be written yet.
+        progress.enter(AttemptStage::Resolve);
+        let origin = Origin::from_uri(request.uri())
+            .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+        let conn = match inner.pool.checkout(&origin).await {
+            Some(conn) => {
+                progress.connection_reused(true);
+                conn
+            }
+            None => {
+                let conn = connect(&origin, &inner.config, progress).await?;
+                progress.connection_reused(false);
+                match conn {
+                    Conn::H2(shared) => {
+                        inner.pool.put_h2(origin.clone(), shared.clone());
+                        let ready = shared
+                            .ready()
+                            .await
+                            .map_err(|e| EngineFailure::new(unopened_signal(&e), e))?;
+                        Conn::H2(ready)
+                    }
+                    h1 => h1,
+                }
+            }
+        };
+        match conn {
+            Conn::H1(conn) => h1::send(conn, request, progress, origin, inner.pool.clone()).await,
+            Conn::H2(conn) => h2::send(conn, request, progress).await,
+        }
+    }
+}

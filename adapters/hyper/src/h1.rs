@@ -1,0 +1,281 @@
+//! HTTP/1.1 over `hyper::client::conn::http1`: one request at a time per
+//! connection, every request byte counted.
+
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll, ready};
+
+use bytes::Bytes;
+use evident_core::{
+    AttemptBody, AttemptStage, BoxError, EngineFailure, EngineSignal, Progress, ResponseBody,
+};
+use http::header::{CONTENT_LENGTH, HOST};
+use http::{HeaderValue, Request, Response, Uri};
+use http_body::{Body, Frame, SizeHint};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use hyper::client::conn::http1;
+use hyper_util::rt::TokioIo;
+
+use crate::classify::{ErrorSite, RequestBodyError, classify};
+use crate::io::{CountingIo, Slot, Tracker, Transport};
+use crate::origin::Origin;
+use crate::pool::Pool;
+
+/// An HTTP/1.1 connection: hyper's sender, and the slot its counting stream
+/// attributes bytes through.
+#[derive(Debug)]
+pub(crate) struct H1Conn {
+    sender: http1::SendRequest<TrackedBody>,
+    slot: Arc<Slot>,
+}
+
+impl H1Conn {
+    /// Wraps `io` in a counting stream and starts hyper's connection task.
+    /// No I/O happens here: HTTP/1.1 has no preface.
+    pub(crate) async fn handshake(io: Transport) -> Result<H1Conn, hyper::Error> {
+        let slot = Arc::new(Slot::default());
+        let io = TokioIo::new(CountingIo::new(io, slot.clone()));
+        let (sender, connection) = http1::Builder::new().handshake(io).await?;
+        // The connection's own error reaches the request in flight, which is
+        // where it is classified; the task's result adds nothing.
+        tokio::spawn(async move {
+            let _ = connection.await;
+        });
+        Ok(H1Conn { sender, slot })
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.sender.is_closed()
+    }
+
+    /// Waits until hyper's dispatcher takes a new request: `Err` when the
+    /// connection has closed. A live idle connection answers at once (its
+    /// dispatcher already asked for the next request when the previous
+    /// response ended).
+    pub(crate) async fn ready(&mut self) -> Result<(), hyper::Error> {
+        self.sender.ready().await
+    }
+}
+
+/// Sends one request on `conn`. The connection goes back to `pool` when the
+/// response body ends, provided the whole request was written.
+pub(crate) async fn send(
+    mut conn: H1Conn,
+    request: Request<AttemptBody>,
+    progress: &Progress,
+    origin: Origin,
+    pool: Arc<Pool>,
+) -> Result<Response<ResponseBody>, EngineFailure> {
+    let tracker = Arc::new(Tracker::new(progress.clone()));
+    progress.counts_writes_exactly();
+    conn.slot.set(Some(tracker.clone()));
+    let request = prepare(request, tracker.clone())?;
+    progress.enter(AttemptStage::WriteHead);
+    match conn.sender.try_send_request(request).await {
+        Ok(response) => {
+            progress.head_received();
+            let (parts, incoming) = response.into_parts();
+            let mut body = TrackedResponse {
+                incoming,
+                progress: progress.clone(),
+                release: Some(Release {
+                    pool,
+                    origin,
+                    conn,
+                    tracker,
+                }),
+            };
+            if body.incoming.is_end_stream() {
+                body.release();
+            }
+            Ok(Response::from_parts(parts, body.boxed_unsync()))
+        }
+        Err(mut e) => {
+            // hyper hands the request back only when it never started to
+            // write it (the connection closed first).
+            let returned = e.take_message().is_some();
+            let error = e.into_error();
+            let signal = if returned {
+                EngineSignal::CancelledUnsent
+            } else {
+                classify(&error, ErrorSite::EXCHANGE)
+            };
+            Err(EngineFailure::new(signal, error))
+        }
+    }
+}
+
+/// Origin-form target and a `Host` header, as HTTP/1.1 wants them
+/// (`conn::http1` serializes the URI as given and adds no `Host`).
+fn prepare(
+    request: Request<AttemptBody>,
+    tracker: Arc<Tracker>,
+) -> Result<Request<TrackedBody>, EngineFailure> {
+    let (mut parts, body) = request.into_parts();
+    if !parts.headers.contains_key(HOST)
+        && let Some(host) = parts.uri.host()
+    {
+        let value = match parts.uri.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        };
+        let value =
+            HeaderValue::try_from(value).map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+        parts.headers.insert(HOST, value);
+    }
+    let target = parts
+        .uri
+        .path_and_query()
+        .map_or("/", |pq| pq.as_str())
+        .to_owned();
+    parts.uri = Uri::try_from(target).map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+    // hyper frames the body with the caller's Content-Length when there is
+    // one, else with the body's exact size hint (else chunked): the body is
+    // only complete when it yielded exactly that many bytes.
+    let framed_length = parts
+        .headers
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .or_else(|| body.size_hint().exact());
+    Ok(Request::from_parts(
+        parts,
+        TrackedBody {
+            inner: body,
+            tracker,
+            framed_length,
+            yielded: 0,
+        },
+    ))
+}
+
+/// The request body as hyper sees it: tells the [`Tracker`] when hyper
+/// encodes the head (its first question to the body) and when the body
+/// handed over its last frame.
+pub(crate) struct TrackedBody {
+    inner: AttemptBody,
+    tracker: Arc<Tracker>,
+    framed_length: Option<u64>,
+    yielded: u64,
+}
+
+impl TrackedBody {
+    fn finish(&self) {
+        if self.framed_length.is_none_or(|n| n == self.yielded) {
+            self.tracker.body_finished();
+        }
+    }
+}
+
+impl Body for TrackedBody {
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        let this = self.get_mut();
+        this.tracker.head_encoded();
+        match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
+            None => {
+                this.finish();
+                Poll::Ready(None)
+            }
+            Some(Ok(frame)) => {
+                if let Some(data) = frame.data_ref() {
+                    this.yielded += data.len() as u64;
+                }
+                if frame.is_trailers() || this.inner.is_end_stream() {
+                    this.finish();
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Some(Err(e)) => Poll::Ready(Some(Err(Box::new(RequestBodyError::new(e))))),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        // hyper asks this right before it encodes the request head.
+        self.tracker.head_encoded();
+        let end = self.inner.is_end_stream();
+        if end {
+            self.finish();
+        }
+        end
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Returns the connection to the pool once the exchange is complete.
+struct Release {
+    pool: Arc<Pool>,
+    origin: Origin,
+    conn: H1Conn,
+    tracker: Arc<Tracker>,
+}
+
+/// The response body: counts bytes read, classifies errors, and releases
+/// the connection at the end.
+struct TrackedResponse {
+    incoming: Incoming,
+    progress: Progress,
+    release: Option<Release>,
+}
+
+impl TrackedResponse {
+    fn release(&mut self) {
+        if let Some(r) = self.release.take() {
+            // A request still being written (the server answered early)
+            // would leak its last bytes into the next request's count.
+            if r.tracker.fully_written() {
+                r.conn.slot.set(None);
+                r.pool.put_h1(r.origin, r.conn);
+            }
+        }
+    }
+}
+
+impl Body for TrackedResponse {
+    type Data = Bytes;
+    type Error = EngineFailure;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, EngineFailure>>> {
+        let this = self.get_mut();
+        match ready!(Pin::new(&mut this.incoming).poll_frame(cx)) {
+            Some(Ok(frame)) => {
+                if let Some(data) = frame.data_ref() {
+                    this.progress.read(data.len());
+                }
+                if this.incoming.is_end_stream() {
+                    this.release();
+                }
+                Poll::Ready(Some(Ok(frame)))
+            }
+            Some(Err(e)) => {
+                this.release = None;
+                let signal = classify(&e, ErrorSite::EXCHANGE);
+                Poll::Ready(Some(Err(EngineFailure::new(signal, e))))
+            }
+            None => {
+                this.release();
+                Poll::Ready(None)
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.incoming.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.incoming.size_hint()
+    }
+}
