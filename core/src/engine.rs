@@ -382,3 +382,32 @@ fn signal_is_permanent(signal: EngineSignal) -> bool {
             | EngineSignal::Cancelled
     )
 }
+
+#[async_trait::async_trait]
+impl<E: Engine + ?Sized> Engine for std::sync::Arc<E> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    async fn send(
+        &self,
+        request: http::Request<AttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<http::Response<ResponseBody>, EngineFailure> {
+        (**self).send(request, attempt).await
+    }
+}
+
+impl<E: BlockingEngine + ?Sized> BlockingEngine for std::sync::Arc<E> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn send(
+        &self,
+        request: http::Request<BlockingAttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
+        (**self).send(request, attempt)
+    }
+}

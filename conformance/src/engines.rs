@@ -1,0 +1,33 @@
+//! The engines built into the runner, chosen by the crate's features
+//! (all on by default).
+
+use crate::harness::Driver;
+#[allow(unused_imports)]
+use crate::scenario::Capability;
+
+/// The hyper 1 engine (HTTP/1.1 and HTTP/2).
+#[cfg(feature = "hyper")]
+pub fn hyper() -> Driver {
+    use std::sync::Arc;
+    Driver::asynchronous("hyper", |env| {
+        let mut builder = evident_hyper::HyperEngine::builder()
+            .root_certificates(env.roots.clone())
+            .host_overrides(env.overrides.clone());
+        if env.http2_prior_knowledge {
+            builder = builder.http2_prior_knowledge();
+        }
+        Arc::new(
+            builder
+                .build()
+                .expect("the lab's hyper configuration is valid"),
+        )
+    })
+}
+
+/// Every engine this build includes, in matrix column order.
+pub fn built_in() -> Vec<Driver> {
+    vec![
+        #[cfg(feature = "hyper")]
+        hyper(),
+    ]
+}

@@ -1,0 +1,153 @@
+//! The parity matrix: scenario × engine, as Markdown and as JSON.
+
+use serde_json::{Value, json};
+
+use crate::harness::{Cell, CellStatus};
+use crate::scenario::Scenario;
+
+/// Every cell of one run.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    /// Engine names, in column order.
+    pub engines: Vec<&'static str>,
+    /// One row per scenario: the scenario and a cell per engine.
+    pub rows: Vec<(Scenario, Vec<Cell>)>,
+}
+
+impl Matrix {
+    /// Cells that ran (not n/a), and how many of them passed.
+    pub fn counts(&self) -> (usize, usize, usize) {
+        let mut applicable = 0;
+        let mut passed = 0;
+        let mut not_applicable = 0;
+        for (_, cells) in &self.rows {
+            for cell in cells {
+                match cell.status {
+                    CellStatus::Pass => {
+                        applicable += 1;
+                        passed += 1;
+                    }
+                    CellStatus::Fail(_) => applicable += 1,
+                    CellStatus::NotApplicable(_) => not_applicable += 1,
+                }
+            }
+        }
+        (passed, applicable, not_applicable)
+    }
+
+    /// Whether any cell failed.
+    pub fn has_failures(&self) -> bool {
+        let (passed, applicable, _) = self.counts();
+        passed != applicable
+    }
+
+    /// The summary line: `parity: N/M cells identical`.
+    pub fn summary(&self) -> String {
+        let (passed, applicable, not_applicable) = self.counts();
+        format!("parity: {passed}/{applicable} cells identical ({not_applicable} n/a)")
+    }
+
+    /// The matrix as Markdown, with the gaps listed under it.
+    pub fn markdown(&self) -> String {
+        let mut out = String::new();
+        out.push_str("| scenario |");
+        for e in &self.engines {
+            out.push_str(&format!(" {e} |"));
+        }
+        out.push_str("\n|---|");
+        for _ in &self.engines {
+            out.push_str("---|");
+        }
+        out.push('\n');
+        let mut notes = Vec::new();
+        for (scenario, cells) in &self.rows {
+            out.push_str(&format!("| {} |", scenario.name));
+            for (engine, cell) in self.engines.iter().zip(cells) {
+                let text = match &cell.status {
+                    CellStatus::Pass => "pass".to_owned(),
+                    CellStatus::Fail(diff) => {
+                        notes.push(format!("- **{} / {engine}** fails: {diff}", scenario.name));
+                        "**FAIL**".to_owned()
+                    }
+                    CellStatus::NotApplicable(reason) => {
+                        notes.push(format!("- {} / {engine} is n/a: {reason}", scenario.name));
+                        "n/a".to_owned()
+                    }
+                };
+                out.push_str(&format!(" {text} |"));
+            }
+            out.push('\n');
+        }
+        if !notes.is_empty() {
+            out.push_str("\nGaps and differences:\n\n");
+            out.push_str(&notes.join("\n"));
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(&self.summary());
+        out.push('\n');
+        out
+    }
+
+    /// The matrix as JSON:
+    /// `{"engines": [...], "scenarios": [{"name", "cells": {"<engine>": {"status", "reason", "records", "executions"}}}]}`.
+    pub fn json(&self) -> Value {
+        let scenarios: Vec<Value> = self
+            .rows
+            .iter()
+            .map(|(scenario, cells)| {
+                let mut map = serde_json::Map::new();
+                for (engine, cell) in self.engines.iter().zip(cells) {
+                    let (status, reason) = match &cell.status {
+                        CellStatus::Pass => ("pass", Value::Null),
+                        CellStatus::Fail(d) => ("fail", Value::String(d.clone())),
+                        CellStatus::NotApplicable(r) => ("n/a", Value::String(r.clone())),
+                    };
+                    let records: Vec<Value> = cell
+                        .records
+                        .iter()
+                        .map(|call| {
+                            Value::Array(
+                                call.iter()
+                                    .map(|r| {
+                                        json!({
+                                            "resend_count": r.resend_count,
+                                            "stage": r.stage.map(|s| s.as_str()),
+                                            "category": r.category.map(|c| c.as_str()),
+                                            "evidence": r.evidence.map(|e| e.as_str()),
+                                            "status": r.status,
+                                            "rejection": r.rejection.map(|k| k.as_str()),
+                                            "decision": r.decision.verb(),
+                                            "reason": r.decision.reason_str(),
+                                            "backoff_ms": r.backoff().map(|d| d.as_millis() as u64),
+                                        })
+                                    })
+                                    .collect(),
+                            )
+                        })
+                        .collect();
+                    map.insert(
+                        (*engine).to_owned(),
+                        json!({
+                            "status": status,
+                            "reason": reason,
+                            "records": records,
+                            "executions": cell.executions,
+                        }),
+                    );
+                }
+                json!({
+                    "name": scenario.name,
+                    "summary": scenario.summary,
+                    "cells": Value::Object(map),
+                })
+            })
+            .collect();
+        let (passed, applicable, not_applicable) = self.counts();
+        json!({
+            "engines": self.engines,
+            "scenarios": scenarios,
+            "parity": {"identical": passed, "applicable": applicable, "not_applicable": not_applicable},
+        })
+    }
+}

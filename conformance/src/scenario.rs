@@ -1,0 +1,428 @@
+//! What a conformance scenario is: a fault, the calls made against it, and
+//! the expected attempt records and server-side executions.
+//!
+//! Expectations are written from the rules in DESIGN.md (classification,
+//! evidence, decision), before any engine runs them: never copied from what
+//! an engine printed.
+
+use std::fmt;
+use std::time::Duration;
+
+use evident_core::decide::{RetryReason, StopReason};
+use evident_core::observe::{AttemptRecord, RejectionKind};
+use evident_core::{AttemptStage, Decision, ExecutionEvidence, FailureCategory};
+use http::Method;
+
+use crate::lab::{Http1Behaviour, Http2Behaviour, TlsFault};
+
+/// What a single address of a multi-address host does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AddressFault {
+    /// Nothing listens: the connection is refused.
+    Refused,
+    /// A TLS server presenting a certificate from an untrusted CA.
+    UntrustedCertificate,
+}
+
+/// The fault a scenario's server (or resolver) produces.
+#[derive(Debug, Clone)]
+pub enum Fault {
+    /// An HTTP/1.1 server playing a script (plain or TLS).
+    Http1 {
+        /// Request N gets `script[N]`; the last repeats.
+        script: Vec<Http1Behaviour>,
+        /// Serve over TLS.
+        tls: bool,
+    },
+    /// An HTTP/2 server playing a script (h2c by prior knowledge, or TLS
+    /// with ALPN `h2`).
+    Http2 {
+        /// Request N gets `script[N]`; the last repeats.
+        script: Vec<Http2Behaviour>,
+        /// Serve over TLS.
+        tls: bool,
+    },
+    /// The resolver says the host does not exist.
+    NameNotFound,
+    /// Nothing listens at the address.
+    Refused,
+    /// A listener whose accept backlog is full: connects hang.
+    ConnectTimeout,
+    /// A TLS-level fault.
+    Tls(TlsFault),
+    /// One host name, two loopback addresses with the same port, tried in
+    /// this order.
+    TwoAddresses(AddressFault, AddressFault),
+}
+
+impl Fault {
+    /// The capability an engine needs to express this fault.
+    pub fn requires(&self) -> Option<Capability> {
+        match self {
+            Fault::Http2 { .. } => Some(Capability::Http2),
+            _ => None,
+        }
+    }
+}
+
+/// Something an engine may be unable to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Capability {
+    /// Speak HTTP/2.
+    Http2,
+}
+
+impl fmt::Display for Capability {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Capability::Http2 => f.write_str("HTTP/2"),
+        }
+    }
+}
+
+/// What the caller declares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    /// Nothing.
+    Nothing,
+    /// Idempotent.
+    Idempotent,
+    /// A generated idempotency key.
+    Key,
+}
+
+/// The request body of a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodySpec {
+    /// No body.
+    Empty,
+    /// A small in-memory body.
+    Small,
+    /// A large (8 MiB) in-memory body: replayable.
+    Large,
+    /// A large (8 MiB) streamed body: one-shot.
+    LargeOneShot,
+}
+
+/// Size of the large bodies: big enough that the client is still writing
+/// when a server that stops reading closes the connection.
+pub const LARGE_BODY_BYTES: usize = 8 * 1024 * 1024;
+
+/// Something to do before a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Before {
+    /// Nothing.
+    Nothing,
+    /// Wait until the server has closed an idle keep-alive connection.
+    IdleConnectionClosed,
+}
+
+/// One logical call of a scenario.
+#[derive(Debug, Clone)]
+pub struct CallSpec {
+    /// The method (never an input to the decision; shown for realism).
+    pub method: Method,
+    /// The body.
+    pub body: BodySpec,
+    /// What is declared.
+    pub declared: Declared,
+    /// The call's deadline.
+    pub deadline: Option<Duration>,
+    /// What happens first.
+    pub before: Before,
+}
+
+impl CallSpec {
+    /// A POST with a small body and nothing declared.
+    pub fn post() -> Self {
+        CallSpec {
+            method: Method::POST,
+            body: BodySpec::Small,
+            declared: Declared::Nothing,
+            deadline: None,
+            before: Before::Nothing,
+        }
+    }
+
+    /// A GET declared idempotent.
+    pub fn idempotent_get() -> Self {
+        CallSpec {
+            method: Method::GET,
+            body: BodySpec::Empty,
+            declared: Declared::Idempotent,
+            deadline: None,
+            before: Before::Nothing,
+        }
+    }
+
+    /// Declares the call idempotent.
+    pub fn idempotent(mut self) -> Self {
+        self.declared = Declared::Idempotent;
+        self
+    }
+
+    /// Sends a generated idempotency key.
+    pub fn with_key(mut self) -> Self {
+        self.declared = Declared::Key;
+        self
+    }
+
+    /// Sets the body.
+    pub fn body(mut self, body: BodySpec) -> Self {
+        self.body = body;
+        self
+    }
+
+    /// Sets the deadline.
+    pub fn deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// Waits for something first.
+    pub fn before(mut self, before: Before) -> Self {
+        self.before = before;
+        self
+    }
+}
+
+/// The client configuration of a scenario.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientSpec {
+    /// Total attempts per call.
+    pub max_attempts: u32,
+    /// The timeout of one attempt.
+    pub attempt_timeout: Duration,
+    /// A circuit breaker (sliding window size = minimum calls), when set.
+    pub breaker_window: Option<u32>,
+}
+
+/// The conformance client: three attempts, a one-second attempt timeout, no
+/// circuit breaker (a scenario about the breaker turns it on).
+pub const DEFAULT_CLIENT: ClientSpec = ClientSpec {
+    max_attempts: 3,
+    attempt_timeout: Duration::from_secs(1),
+    breaker_window: None,
+};
+
+/// What the delay of a retry must be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DelayCheck {
+    /// Not checked (backoff).
+    Any,
+    /// Exactly this (a delta-seconds `Retry-After`).
+    Exactly(Duration),
+    /// Within these bounds, inclusive (an HTTP-date `Retry-After`, whose
+    /// resolution is a second).
+    Within(Duration, Duration),
+}
+
+/// One expected attempt record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Expect {
+    /// Stage, category and evidence of a failure.
+    pub failure: Option<(AttemptStage, FailureCategory, ExecutionEvidence)>,
+    /// The answered status.
+    pub status: Option<u16>,
+    /// A local rejection.
+    pub rejection: Option<RejectionKind>,
+    /// `"retry"` or `"stop"`.
+    pub verb: &'static str,
+    /// The decision's reason.
+    pub reason: &'static str,
+    /// The delay check for a retry.
+    pub delay: DelayCheck,
+}
+
+/// A retry or a stop, with its reason.
+#[derive(Debug, Clone, Copy)]
+pub enum Then {
+    /// Retry for this reason.
+    Retry(RetryReason),
+    /// Stop for this reason.
+    Stop(StopReason),
+}
+
+impl Then {
+    fn parts(self) -> (&'static str, &'static str) {
+        match self {
+            Then::Retry(r) => ("retry", r.as_str()),
+            Then::Stop(s) => ("stop", s.as_str()),
+        }
+    }
+}
+
+impl Expect {
+    /// A failed attempt.
+    pub fn failed(
+        stage: AttemptStage,
+        category: FailureCategory,
+        evidence: ExecutionEvidence,
+        then: Then,
+    ) -> Expect {
+        let (verb, reason) = then.parts();
+        Expect {
+            failure: Some((stage, category, evidence)),
+            status: None,
+            rejection: None,
+            verb,
+            reason,
+            delay: DelayCheck::Any,
+        }
+    }
+
+    /// An answered attempt.
+    pub fn answered(status: u16, then: Then) -> Expect {
+        let (verb, reason) = then.parts();
+        Expect {
+            failure: None,
+            status: Some(status),
+            rejection: None,
+            verb,
+            reason,
+            delay: DelayCheck::Any,
+        }
+    }
+
+    /// An attempt the pipeline refused.
+    pub fn rejected(kind: RejectionKind) -> Expect {
+        Expect {
+            failure: None,
+            status: None,
+            rejection: Some(kind),
+            verb: "stop",
+            reason: StopReason::LocalRejection.as_str(),
+            delay: DelayCheck::Any,
+        }
+    }
+
+    /// Checks the retry's delay too.
+    pub fn delay(mut self, check: DelayCheck) -> Expect {
+        self.delay = check;
+        self
+    }
+
+    /// The first difference between this expectation and `got`, if any.
+    pub fn mismatch(&self, got: &AttemptRecord) -> Option<String> {
+        let got_failure = match (got.stage, got.category, got.evidence) {
+            (Some(s), Some(c), Some(e)) => Some((s, c, e)),
+            _ => None,
+        };
+        let wanted = self.to_string();
+        let seen = got.to_string();
+        if self.failure != got_failure
+            || self.status != got.status
+            || self.rejection != got.rejection
+            || self.verb != got.decision.verb()
+            || self.reason != got.decision.reason_str()
+        {
+            return Some(format!("expected `{wanted}`, got `{seen}`"));
+        }
+        let after = match got.decision {
+            Decision::Retry { after, .. } => Some(after),
+            Decision::Stop(_) => None,
+        };
+        match (self.delay, after) {
+            (DelayCheck::Exactly(d), Some(a)) if a != d => Some(format!(
+                "expected a delay of {} ms, got {} ms",
+                d.as_millis(),
+                a.as_millis()
+            )),
+            (DelayCheck::Within(lo, hi), Some(a)) if a < lo || a > hi => Some(format!(
+                "expected a delay within {}..={} ms, got {} ms",
+                lo.as_millis(),
+                hi.as_millis(),
+                a.as_millis()
+            )),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Expect {
+    /// The same compact form as [`AttemptRecord`]'s, without the index.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(kind) = self.rejection {
+            write!(f, "rejected:{}", kind.as_str())?;
+        } else if let Some(status) = self.status {
+            write!(f, "status:{status}")?;
+        } else if let Some((s, c, e)) = self.failure {
+            write!(f, "{s}/{c}/{e}")?;
+        }
+        write!(f, " -> {}({})", self.verb, self.reason)
+    }
+}
+
+/// What the server must have seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerExpect {
+    /// Executions counted by the ledger.
+    pub executions: u64,
+    /// Requests whose head the server read, when checked.
+    pub requests: Option<u64>,
+    /// Receipts carrying the call's idempotency key, when checked.
+    pub key_receipts: Option<u64>,
+}
+
+/// A conformance scenario.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// A stable identifier (also the test name).
+    pub name: &'static str,
+    /// One line on what it proves.
+    pub summary: &'static str,
+    /// The fault.
+    pub fault: Fault,
+    /// The client configuration.
+    pub client: ClientSpec,
+    /// The calls, in order.
+    pub calls: Vec<CallSpec>,
+    /// The expected records, per call.
+    pub expected: Vec<Vec<Expect>>,
+    /// What the server must have seen.
+    pub server: ServerExpect,
+}
+
+impl Scenario {
+    /// A scenario with one call.
+    pub fn one_call(
+        name: &'static str,
+        summary: &'static str,
+        fault: Fault,
+        call: CallSpec,
+        expected: Vec<Expect>,
+        executions: u64,
+    ) -> Scenario {
+        Scenario {
+            name,
+            summary,
+            fault,
+            client: DEFAULT_CLIENT,
+            calls: vec![call],
+            expected: vec![expected],
+            server: ServerExpect {
+                executions,
+                requests: None,
+                key_receipts: None,
+            },
+        }
+    }
+
+    /// Uses this client configuration.
+    pub fn client(mut self, client: ClientSpec) -> Scenario {
+        self.client = client;
+        self
+    }
+
+    /// Also checks the requests the server read.
+    pub fn requests(mut self, requests: u64) -> Scenario {
+        self.server.requests = Some(requests);
+        self
+    }
+
+    /// Also checks the receipts of the call's idempotency key.
+    pub fn key_receipts(mut self, receipts: u64) -> Scenario {
+        self.server.key_receipts = Some(receipts);
+        self
+    }
+}

@@ -1,0 +1,618 @@
+//! The scenario table. Every expectation is derived from DESIGN.md's rules:
+//!
+//! * the **stage** is how far the attempt provably got;
+//! * the **evidence** is `not_sent` only when a pre-write stage or exact
+//!   progress proves it, `not_processed` only for HTTP/2 protocol proofs,
+//!   `sent_no_response` for anything ambiguous, `responded` after a head;
+//! * the **decision** follows the ordered rules (blockers, permanent
+//!   categories, evidence × idempotency, status × idempotency, delay);
+//! * the **executions** are what the fault server does by construction.
+//!
+//! The conformance client makes at most three attempts with a one-second
+//! attempt timeout, no jitter and no retry budget.
+
+use std::time::{Duration, SystemTime};
+
+use evident_core::AttemptStage as S;
+use evident_core::ExecutionEvidence as E;
+use evident_core::FailureCategory as C;
+use evident_core::decide::{RetryReason as R, StopReason as X};
+use evident_core::observe::RejectionKind;
+use h2::Reason;
+use http::StatusCode;
+
+use crate::lab::{Http1Behaviour as H1, Http2Behaviour as H2, Reply, TlsFault};
+use crate::scenario::{
+    AddressFault, Before, BodySpec, CallSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect,
+    Fault, Scenario, ServerExpect, Then,
+};
+
+fn h1(script: Vec<H1>) -> Fault {
+    Fault::Http1 { script, tls: false }
+}
+
+fn h1_tls(script: Vec<H1>) -> Fault {
+    Fault::Http1 { script, tls: true }
+}
+
+fn h2c(script: Vec<H2>) -> Fault {
+    Fault::Http2 { script, tls: false }
+}
+
+fn h2_tls(script: Vec<H2>) -> Fault {
+    Fault::Http2 { script, tls: true }
+}
+
+fn ok() -> Reply {
+    Reply::ok().body("ok")
+}
+
+fn status(code: u16) -> Reply {
+    Reply::new(StatusCode::from_u16(code).expect("valid status"))
+}
+
+fn retry(r: R) -> Then {
+    Then::Retry(r)
+}
+
+fn stop(x: X) -> Then {
+    Then::Stop(x)
+}
+
+fn succeeded() -> Expect {
+    Expect::answered(200, stop(X::Succeeded))
+}
+
+/// A POST with an empty body, for HTTP/2 scenarios: the request is complete
+/// with its HEADERS frame, so the stage at the fault is always `await_head`.
+fn empty_post() -> CallSpec {
+    CallSpec::post().body(BodySpec::Empty)
+}
+
+/// Every scenario, in table order.
+pub fn scenarios() -> Vec<Scenario> {
+    let after_write =
+        |category, then| Expect::failed(S::AwaitHead, category, E::SentNoResponse, then);
+    let http_date_in_two_seconds =
+        httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(2));
+    vec![
+        Scenario::one_call(
+            "ok_200",
+            "baseline: one attempt, one execution",
+            h1(vec![H1::Respond(ok())]),
+            CallSpec::post(),
+            vec![succeeded()],
+            1,
+        ),
+        Scenario::one_call(
+            "ok_200_tls",
+            "baseline over TLS",
+            h1_tls(vec![H1::Respond(ok())]),
+            CallSpec::post(),
+            vec![succeeded()],
+            1,
+        ),
+        Scenario::one_call(
+            "name_not_found",
+            "a name that does not exist is permanent and proves not sent",
+            Fault::NameNotFound,
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::Resolve,
+                C::NameNotFound,
+                E::NotSent,
+                stop(X::PermanentFailure),
+            )],
+            0,
+        ),
+        Scenario::one_call(
+            "connection_refused",
+            "a refused connection is retried even for a POST, until attempts run out",
+            Fault::Refused,
+            CallSpec::post(),
+            vec![
+                Expect::failed(
+                    S::Connect,
+                    C::ConnectionRefused,
+                    E::NotSent,
+                    retry(R::NotSent),
+                ),
+                Expect::failed(
+                    S::Connect,
+                    C::ConnectionRefused,
+                    E::NotSent,
+                    retry(R::NotSent),
+                ),
+                Expect::failed(
+                    S::Connect,
+                    C::ConnectionRefused,
+                    E::NotSent,
+                    stop(X::AttemptsExhausted),
+                ),
+            ],
+            0,
+        ),
+        Scenario::one_call(
+            "connect_timeout",
+            "a connect that hangs is a connect timeout, not sent, retried for a POST",
+            Fault::ConnectTimeout,
+            CallSpec::post(),
+            vec![
+                Expect::failed(S::Connect, C::ConnectTimeout, E::NotSent, retry(R::NotSent)),
+                Expect::failed(
+                    S::Connect,
+                    C::ConnectTimeout,
+                    E::NotSent,
+                    stop(X::AttemptsExhausted),
+                ),
+            ],
+            0,
+        )
+        .client(ClientSpec {
+            max_attempts: 2,
+            attempt_timeout: Duration::from_millis(500),
+            ..DEFAULT_CLIENT
+        }),
+        Scenario::one_call(
+            "tls_untrusted_certificate",
+            "a certificate from an untrusted CA is permanent and proves not sent",
+            Fault::Tls(TlsFault::UntrustedCertificate),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::Tls,
+                C::TlsCertificate,
+                E::NotSent,
+                stop(X::PermanentFailure),
+            )],
+            0,
+        ),
+        Scenario::one_call(
+            "tls_closed_during_handshake",
+            "a handshake the server abandons proves not sent and is retried",
+            Fault::Tls(TlsFault::ClosedDuringHandshake),
+            CallSpec::post(),
+            vec![
+                Expect::failed(S::Tls, C::TlsHandshake, E::NotSent, retry(R::NotSent)),
+                Expect::failed(S::Tls, C::TlsHandshake, E::NotSent, retry(R::NotSent)),
+                Expect::failed(
+                    S::Tls,
+                    C::TlsHandshake,
+                    E::NotSent,
+                    stop(X::AttemptsExhausted),
+                ),
+            ],
+            0,
+        ),
+        Scenario::one_call(
+            "two_addresses_refused_then_untrusted",
+            "the permanent TLS failure of the second address surfaces, not the refusal",
+            Fault::TwoAddresses(AddressFault::Refused, AddressFault::UntrustedCertificate),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::Tls,
+                C::TlsCertificate,
+                E::NotSent,
+                stop(X::PermanentFailure),
+            )],
+            0,
+        ),
+        Scenario::one_call(
+            "two_addresses_untrusted_then_refused",
+            "a later, milder refusal never hides an earlier permanent TLS failure",
+            Fault::TwoAddresses(AddressFault::UntrustedCertificate, AddressFault::Refused),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::Tls,
+                C::TlsCertificate,
+                E::NotSent,
+                stop(X::PermanentFailure),
+            )],
+            0,
+        ),
+        Scenario::one_call(
+            "closed_after_request",
+            "the server read the request and closed: ambiguous, a POST is not retried",
+            h1(vec![
+                H1::CloseAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "closed_after_request_idempotent",
+            "the same fault for a declared-idempotent call is retried (and executes twice)",
+            h1(vec![
+                H1::CloseAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "reset_after_request",
+            "a reset after the request was read is ambiguous",
+            h1(vec![
+                H1::ResetAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![after_write(C::ConnectionReset, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "never_answers",
+            "the core's attempt timer fires after the request left: ambiguous",
+            h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),
+            CallSpec::post(),
+            vec![after_write(C::Timeout, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "never_answers_idempotent",
+            "the same timeout for a declared-idempotent call is retried",
+            h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),
+            CallSpec::idempotent_get(),
+            vec![
+                after_write(C::Timeout, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "partial_head_then_close",
+            "a response head cut short is a closed connection before any head",
+            h1(vec![
+                H1::PartialHeadThenClose { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "malformed_response",
+            "a malformed response is a permanent protocol failure",
+            h1(vec![H1::Malformed { execute: true }, H1::Respond(ok())]),
+            CallSpec::idempotent_get(),
+            vec![after_write(C::Protocol, stop(X::PermanentFailure))],
+            1,
+        ),
+        Scenario::one_call(
+            "truncated_body",
+            "a body shorter than its Content-Length fails after the response",
+            h1(vec![
+                H1::TruncatedBody {
+                    declared: 100,
+                    sent: 10,
+                    execute: true,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::ReadBody,
+                C::ConnectionClosed,
+                E::Responded,
+                stop(X::NotIdempotent),
+            )],
+            1,
+        ),
+        Scenario::one_call(
+            "truncated_body_idempotent",
+            "a truncated body is retried for a declared-idempotent call",
+            h1(vec![
+                H1::TruncatedBody {
+                    declared: 100,
+                    sent: 10,
+                    execute: true,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                Expect::failed(
+                    S::ReadBody,
+                    C::ConnectionClosed,
+                    E::Responded,
+                    retry(R::SafelyIdempotent),
+                ),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "body_stalls",
+            "a body that stalls past the attempt timeout fails after the response",
+            h1(vec![
+                H1::StallBody {
+                    sent: 10,
+                    execute: true,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::ReadBody,
+                C::Timeout,
+                E::Responded,
+                stop(X::NotIdempotent),
+            )],
+            1,
+        ),
+        Scenario::one_call(
+            "closed_during_request_body",
+            "the server resets while a replayable body is being sent: ambiguous for a POST",
+            h1(vec![
+                H1::CloseDuringRequestBody {
+                    after_bytes: 64 * 1024,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![Expect::failed(
+                S::WriteBody,
+                C::ConnectionReset,
+                E::SentNoResponse,
+                stop(X::NotIdempotent),
+            )],
+            0,
+        ),
+        Scenario::one_call(
+            "closed_during_request_body_idempotent",
+            "the same fault with a replayable body declared idempotent is retried",
+            h1(vec![
+                H1::CloseDuringRequestBody {
+                    after_bytes: 64 * 1024,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large).idempotent(),
+            vec![
+                Expect::failed(
+                    S::WriteBody,
+                    C::ConnectionReset,
+                    E::SentNoResponse,
+                    retry(R::SafelyIdempotent),
+                ),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "closed_during_one_shot_body",
+            "a one-shot body is never re-sent, even for a declared-idempotent call",
+            h1(vec![
+                H1::CloseDuringRequestBody {
+                    after_bytes: 64 * 1024,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::LargeOneShot).idempotent(),
+            vec![Expect::failed(
+                S::WriteBody,
+                C::ConnectionReset,
+                E::SentNoResponse,
+                stop(X::BodyNotReplayable),
+            )],
+            0,
+        ),
+        Scenario {
+            name: "stale_keep_alive",
+            summary: "a pooled connection the server closed while idle is not used: the POST is sent once, on a fresh connection",
+            fault: h1(vec![H1::RespondThenCloseIdle(ok()), H1::Respond(ok())]),
+            client: DEFAULT_CLIENT,
+            calls: vec![
+                CallSpec::idempotent_get(),
+                CallSpec::post().before(Before::IdleConnectionClosed),
+            ],
+            expected: vec![vec![succeeded()], vec![succeeded()]],
+            server: ServerExpect {
+                executions: 2,
+                requests: Some(2),
+                key_receipts: None,
+            },
+        },
+        Scenario::one_call(
+            "retry_after_seconds",
+            "503 with Retry-After: 1 is waited exactly, for an idempotent call",
+            h1(vec![
+                H1::Respond(status(503).header("retry-after", "1")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                Expect::answered(503, retry(R::RetryableStatus))
+                    .delay(DelayCheck::Exactly(Duration::from_secs(1))),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "retry_after_not_idempotent",
+            "the same 503 is final for a call that declared nothing",
+            h1(vec![
+                H1::Respond(status(503).header("retry-after", "1")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
+            0,
+        ),
+        Scenario::one_call(
+            "retry_after_http_date",
+            "429 with Retry-After as an HTTP-date is honoured",
+            h1(vec![
+                H1::Respond(status(429).header("retry-after", &http_date_in_two_seconds)),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                Expect::answered(429, retry(R::RetryableStatus)).delay(DelayCheck::Within(
+                    Duration::from_millis(500),
+                    Duration::from_secs(2),
+                )),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "retry_after_beyond_deadline",
+            "a Retry-After beyond the deadline stops rather than being shortened",
+            h1(vec![
+                H1::Respond(status(503).header("retry-after", "120")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get().deadline(Duration::from_secs(10)),
+            vec![Expect::answered(503, stop(X::RetryAfterBeyondDeadline))],
+            0,
+        ),
+        Scenario::one_call(
+            "status_500_not_idempotent",
+            "an answered 500 never proves non-processing: a POST is not retried",
+            h1(vec![
+                H1::Respond(status(500).executes(true)),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![Expect::answered(500, stop(X::StatusNotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_ok",
+            "HTTP/2 baseline by prior knowledge",
+            h2c(vec![H2::Respond(ok())]),
+            empty_post(),
+            vec![succeeded()],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_ok_tls",
+            "HTTP/2 baseline negotiated by ALPN",
+            h2_tls(vec![H2::Respond(ok())]),
+            empty_post(),
+            vec![succeeded()],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_refused_stream",
+            "REFUSED_STREAM proves not processed: a POST is retried and executes once",
+            h2c(vec![H2::RefusedStream, H2::Respond(ok())]),
+            empty_post(),
+            vec![
+                Expect::failed(
+                    S::AwaitHead,
+                    C::StreamRefused,
+                    E::NotProcessed,
+                    retry(R::NotProcessed),
+                ),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_goaway_above_stream",
+            "a stream above GOAWAY's last-stream-id was not processed: retried, executes once",
+            h2c(vec![H2::GoAwayAboveLastStreamId, H2::Respond(ok())]),
+            empty_post(),
+            vec![
+                Expect::failed(
+                    S::AwaitHead,
+                    C::GoAway,
+                    E::NotProcessed,
+                    retry(R::NotProcessed),
+                ),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_goaway_covering_stream",
+            "a stream covered by GOAWAY whose connection then closed is ambiguous",
+            h2c(vec![
+                H2::GoAwayCoveringStreamThenClose { execute: true },
+                H2::Respond(ok()),
+            ]),
+            empty_post(),
+            vec![after_write(C::GoAway, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_stream_reset_internal_error",
+            "a bare RST_STREAM proves nothing",
+            h2c(vec![
+                H2::ResetStream {
+                    reason: Reason::INTERNAL_ERROR,
+                    execute: true,
+                },
+                H2::Respond(ok()),
+            ]),
+            empty_post(),
+            vec![after_write(C::StreamReset, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario::one_call(
+            "idempotency_key_after_ambiguous_failure",
+            "a POST whose key was sent is retried; the server sees the key twice and acts once",
+            h1(vec![
+                H1::CloseAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().with_key(),
+            vec![
+                after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            1,
+        )
+        .key_receipts(2),
+        Scenario {
+            name: "circuit_opens_on_503s",
+            summary: "an upstream answering only 503 opens its circuit; later calls are rejected locally",
+            fault: h1(vec![H1::Respond(status(503))]),
+            client: ClientSpec {
+                breaker_window: Some(2),
+                ..DEFAULT_CLIENT
+            },
+            calls: vec![
+                CallSpec::post(),
+                CallSpec::post(),
+                CallSpec::post(),
+                CallSpec::post(),
+            ],
+            expected: vec![
+                vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
+                vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
+                vec![Expect::rejected(RejectionKind::CircuitOpen)],
+                vec![Expect::rejected(RejectionKind::CircuitOpen)],
+            ],
+            server: ServerExpect {
+                executions: 0,
+                requests: Some(2),
+                key_receipts: None,
+            },
+        },
+        Scenario::one_call(
+            "deadline_leaves_no_time",
+            "the deadline ends the attempt and leaves too little time for another",
+            h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),
+            CallSpec::idempotent_get().deadline(Duration::from_millis(600)),
+            vec![after_write(C::Timeout, stop(X::DeadlineTooShort))],
+            1,
+        )
+        .client(ClientSpec {
+            attempt_timeout: Duration::from_secs(5),
+            ..DEFAULT_CLIENT
+        }),
+    ]
+}
+
+/// Every scenario's name, in table order.
+pub fn scenario_names() -> Vec<&'static str> {
+    scenarios().iter().map(|s| s.name).collect()
+}
