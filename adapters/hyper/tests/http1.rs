@@ -1,0 +1,231 @@
+//! HTTP/1.1 over plain TCP: progress facts, pooling, and failures.
+
+mod support;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use evident_core::{
+    AttemptBody, AttemptStage, Engine, EngineSignal, ExecutionEvidence, FailureCategory, classify,
+};
+use evident_hyper::HyperEngine;
+use support::*;
+
+#[tokio::test]
+async fn a_completed_request_reports_every_progress_fact_exactly() {
+    let (listener, addr) = listen().await;
+    let server = tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut conn = RequestReader::new(tcp);
+        let request = conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+        request
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let attempt = attempt();
+    let (status, body) = fetch(
+        &engine,
+        post(&format!("http://{addr}/pay?x=1"), "hello"),
+        &attempt,
+    )
+    .await
+    .unwrap();
+    assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
+
+    let request = server.await.unwrap();
+    let text = String::from_utf8_lossy(&request);
+    assert!(text.starts_with("POST /pay?x=1 HTTP/1.1\r\n"), "{text}");
+    assert!(
+        text.to_ascii_lowercase()
+            .contains(&format!("host: {addr}\r\n")),
+        "{text}"
+    );
+
+    let seen = attempt.progress.snapshot();
+    assert!(seen.writes_counted_exactly());
+    assert_eq!(
+        seen.bytes_written(),
+        request.len() as u64,
+        "every byte the server got, no more"
+    );
+    assert_eq!(seen.bytes_read(), 5);
+    assert_eq!(seen.connection_reused(), Some(false));
+    assert!(seen.head_written() && seen.body_written() && seen.head_received());
+    assert_eq!(seen.stage(), Some(AttemptStage::ReadBody));
+    assert_eq!(seen.stream_id(), None);
+}
+
+#[tokio::test]
+async fn a_pooled_connection_is_reused_for_the_next_request() {
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut conn = RequestReader::new(tcp);
+                while conn.next_request().await.is_some() {
+                    conn.respond(OK_HELLO).await;
+                }
+            });
+        }
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+
+    let first = attempt();
+    fetch(&engine, get(&url), &first).await.unwrap();
+    let second = attempt();
+    fetch(&engine, get(&url), &second).await.unwrap();
+
+    assert_eq!(first.progress.snapshot().connection_reused(), Some(false));
+    let seen = second.progress.snapshot();
+    assert_eq!(seen.connection_reused(), Some(true));
+    assert!(seen.writes_counted_exactly());
+    assert!(seen.bytes_written() > 0 && seen.head_received());
+    assert_eq!(accepted.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test]
+async fn a_refused_connection_reports_connection_refused_at_connect() {
+    let addr = refusing_addr().await;
+    let engine = HyperEngine::builder().build().unwrap();
+    let attempt = attempt();
+    let failure = engine_send(&engine, &format!("http://{addr}/"), &attempt).await;
+    assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.stage(), Some(AttemptStage::Connect));
+    assert_eq!(seen.bytes_written(), 0);
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
+    assert_eq!(verdict.category(), FailureCategory::ConnectionRefused);
+}
+
+#[tokio::test]
+async fn a_server_closing_after_reading_the_request_is_connection_closed_with_the_request_written()
+{
+    let (listener, addr) = listen().await;
+    let server = tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut conn = RequestReader::new(tcp);
+        let request = conn.next_request().await.unwrap();
+        drop(conn);
+        request
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let attempt = attempt();
+    let failure = engine
+        .send(post(&format!("http://{addr}/"), "hello"), &attempt)
+        .await
+        .unwrap_err();
+    let request = server.await.unwrap();
+    assert_eq!(
+        failure.signal(),
+        EngineSignal::ConnectionClosed,
+        "{failure}"
+    );
+    let seen = attempt.progress.snapshot();
+    assert!(seen.head_written() && seen.body_written() && !seen.head_received());
+    assert_eq!(seen.bytes_written(), request.len() as u64);
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+    assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
+    assert_eq!(verdict.category(), FailureCategory::ConnectionClosed);
+}
+
+#[tokio::test]
+async fn a_pooled_connection_closed_by_the_server_never_yields_an_ambiguous_failure() {
+    let (listener, addr) = listen().await;
+    let server = tokio::spawn(async move {
+        // First connection: one response, then close (keep-alive promised).
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut conn = RequestReader::new(tcp);
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+        drop(conn);
+        listener
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+    let listener = server.await.unwrap();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let mut conn = RequestReader::new(tcp);
+            if conn.next_request().await.is_some() {
+                conn.respond(OK_HELLO).await;
+            }
+        }
+    });
+
+    let attempt = attempt();
+    match engine.send(get(&url), &attempt).await {
+        // The health check at checkout discarded the dead connection.
+        Ok(_) => assert_eq!(attempt.progress.snapshot().connection_reused(), Some(false)),
+        // Or the dead connection was caught before a byte was written.
+        Err(failure) => {
+            let seen = attempt.progress.snapshot();
+            assert_eq!(seen.connection_reused(), Some(true));
+            assert!(seen.proves_nothing_written(), "{seen:?}");
+            let verdict = classify(failure.signal(), &seen);
+            assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_failing_request_body_reports_request_body() {
+    let (listener, addr) = listen().await;
+    tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let mut conn = RequestReader::new(tcp);
+        let _ = conn.next_request().await;
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let attempt = attempt();
+    let body = http_body_util::BodyExt::boxed_unsync(FailingBody { sent: false });
+    let request = http::Request::post(format!("http://{addr}/"))
+        .body(AttemptBody::Stream(body))
+        .unwrap();
+    let failure = engine.send(request, &attempt).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::RequestBody, "{failure}");
+    let seen = attempt.progress.snapshot();
+    assert!(!seen.body_written());
+    assert_eq!(
+        classify(failure.signal(), &seen).category(),
+        FailureCategory::RequestBody
+    );
+}
+
+async fn engine_send(
+    engine: &HyperEngine,
+    url: &str,
+    attempt: &evident_core::AttemptContext,
+) -> evident_core::EngineFailure {
+    engine.send(get(url), attempt).await.unwrap_err()
+}
+
+/// One chunk, then an error.
+struct FailingBody {
+    sent: bool,
+}
+
+impl http_body::Body for FailingBody {
+    type Data = bytes::Bytes;
+    type Error = evident_core::BoxError;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<bytes::Bytes>, Self::Error>>> {
+        if self.sent {
+            std::task::Poll::Ready(Some(Err("the body's source failed".into())))
+        } else {
+            self.sent = true;
+            std::task::Poll::Ready(Some(Ok(http_body::Frame::data(bytes::Bytes::from_static(
+                b"part",
+            )))))
+        }
+    }
+}
