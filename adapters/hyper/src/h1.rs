@@ -10,7 +10,7 @@ use evident_core::{
     AttemptBody, AttemptStage, BoxError, EngineFailure, EngineSignal, Progress, ResponseBody,
 };
 use http::header::{CONTENT_LENGTH, HOST};
-use http::{HeaderValue, Request, Response, Uri};
+use http::{HeaderValue, Request, Response, Uri, Version};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
@@ -113,6 +113,9 @@ fn prepare(
     tracker: Arc<Tracker>,
 ) -> Result<Request<TrackedBody>, EngineFailure> {
     let (mut parts, body) = request.into_parts();
+    // The connection speaks HTTP/1.1 whatever version the caller's request
+    // carries (hyper refuses to encode an HTTP/2 request on it).
+    parts.version = Version::HTTP_11;
     if !parts.headers.contains_key(HOST)
         && let Some(host) = parts.uri.host()
     {
