@@ -1,2 +1,37 @@
 //! evident: HTTP retries decided by evidence, identically on every engine.
+//!
+//! This facade re-exports [`evident_core`] (the vocabulary, classification,
+//! decision, pipeline, client and observation) and, behind one feature per
+//! engine, the engine adapters:
+//!
+//! | feature | module | engine |
+//! |---|---|---|
+//! | `hyper` | [`hyper`] | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
+//!
+//! ```
+//! use evident::client::{Body, CallOptions, Client};
+//! use evident::testing::{Reached, ScriptedEngine, Step};
+//! use evident::EngineSignal;
+//!
+//! # #[tokio::main(flavor = "current_thread")] async fn main() {
+//! # tokio::time::pause();
+//! let engine = ScriptedEngine::new([
+//!     Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+//!     Step::respond(201, "created"),
+//! ]);
+//! let client = Client::new(engine);
+//! let request = http::Request::post("http://127.0.0.1:8080/orders")
+//!     .body(Body::from("{}"))
+//!     .unwrap();
+//! let response = client.execute(request, CallOptions::new()).await.unwrap();
+//! assert_eq!(response.status(), 201);
+//! # }
+//! ```
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+#![forbid(unsafe_code)]
+
 pub use evident_core::*;
+
+/// The hyper engine (feature `hyper`).
+#[cfg(feature = "hyper")]
+pub use evident_hyper as hyper;
