@@ -149,6 +149,7 @@ fn prepare(
             tracker,
             framed_length,
             yielded: 0,
+            head_gate_open: false,
         },
     ))
 }
@@ -161,6 +162,8 @@ pub(crate) struct TrackedBody {
     tracker: Arc<Tracker>,
     framed_length: Option<u64>,
     yielded: u64,
+    /// Whether the head was flushed before the first body frame went out.
+    head_gate_open: bool,
 }
 
 impl TrackedBody {
@@ -181,6 +184,14 @@ impl Body for TrackedBody {
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         let this = self.get_mut();
         this.tracker.head_encoded();
+        if !this.head_gate_open {
+            // Hold the first frame back until the head alone was flushed, so
+            // the head/body boundary is exact (see `Tracker`).
+            if !this.tracker.wake_when_head_flushed(cx.waker()) {
+                return Poll::Pending;
+            }
+            this.head_gate_open = true;
+        }
         match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
             None => {
                 this.finish();

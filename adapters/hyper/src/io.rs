@@ -11,7 +11,7 @@ use std::io;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 
 use evident_core::Progress;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -97,7 +97,14 @@ impl AsyncWrite for Transport {
 /// * body finished (the body said it ended, with the length hyper framed it
 ///   with) + a completed flush ⇒ the whole body was accepted.
 ///
-/// Both can only be reported late (at the next flush), never early.
+/// Both can only be reported late (at the next flush), never early. To make
+/// the head boundary exact rather than late, the body holds its first data
+/// frame back until the head alone was flushed ([`TrackedBody`] waits on
+/// [`Tracker::wake_when_head_flushed`]); hyper flushes its buffer whenever
+/// the body is not ready. This costs one extra write per request with a
+/// body, and buys an exact `head_written` (and so an exact "was the
+/// idempotency key sent", and the `write_body` stage for a failure while the
+/// body is on its way).
 #[derive(Debug)]
 pub(crate) struct Tracker {
     progress: Progress,
@@ -106,6 +113,8 @@ pub(crate) struct Tracker {
     body_finished: AtomicBool,
     head_flushed: AtomicBool,
     body_flushed: AtomicBool,
+    /// The request body waiting for the head to be flushed on its own.
+    head_waiter: Mutex<Option<Waker>>,
 }
 
 impl Tracker {
@@ -117,6 +126,7 @@ impl Tracker {
             body_finished: AtomicBool::new(false),
             head_flushed: AtomicBool::new(false),
             body_flushed: AtomicBool::new(false),
+            head_waiter: Mutex::new(None),
         }
     }
 
@@ -137,6 +147,25 @@ impl Tracker {
         self.body_finished.store(true, Ordering::Release);
     }
 
+    /// Whether the head is known to have been accepted by the connection.
+    pub(crate) fn head_flushed(&self) -> bool {
+        self.head_flushed.load(Ordering::Acquire)
+    }
+
+    /// Wakes `waker` once the head is flushed (at once if it already is).
+    /// Returns whether it already is.
+    pub(crate) fn wake_when_head_flushed(&self, waker: &Waker) -> bool {
+        let mut waiter = self
+            .head_waiter
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if self.head_flushed() {
+            return true;
+        }
+        *waiter = Some(waker.clone());
+        false
+    }
+
     /// Whether the whole request (head and body) was accepted by the
     /// connection: only then may the connection serve another request
     /// without bytes of this one being counted for the next.
@@ -151,6 +180,14 @@ impl Tracker {
         }
         if !self.head_flushed.swap(true, Ordering::AcqRel) {
             self.progress.head_written();
+            let waiter = self
+                .head_waiter
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .take();
+            if let Some(waker) = waiter {
+                waker.wake();
+            }
         }
         if self.body_finished.load(Ordering::Acquire)
             && !self.body_flushed.swap(true, Ordering::AcqRel)
