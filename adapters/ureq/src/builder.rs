@@ -1,0 +1,173 @@
+//! Configuring a [`UreqEngine`]: a builder that validates and returns a
+//! typed [`ConfigError`].
+
+use std::sync::Arc;
+
+use evident_core::{ConfigError, HostOverrides};
+use rustls::RootCertStore;
+use rustls_pki_types::CertificateDer;
+
+use crate::connect::EvidentConnector;
+use crate::engine::UreqEngine;
+use crate::resolve::OverrideResolver;
+
+/// How many idle connections the pool keeps per origin. The same default as
+/// the hyper engine, so both pool alike: eight covers the parallelism of a
+/// typical client call pattern against one upstream without keeping a crowd
+/// of sockets open.
+pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
+
+/// The largest per-origin idle pool the builder accepts (the hyper engine's
+/// limit): a guard against letting one upstream hold thousands of sockets.
+pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
+
+/// How many idle connections the pool keeps over all origins, at least:
+/// enough for a handful of upstreams at the default per-origin size.
+const MIN_MAX_IDLE_TOTAL: usize = 64;
+
+/// The only protocol this engine speaks, offered in ALPN so a server that
+/// would pick HTTP/2 does not.
+const ALPN_HTTP1: &[u8] = b"http/1.1";
+
+/// Builds a [`UreqEngine`].
+///
+/// ```
+/// use evident_core::HostOverrides;
+/// use evident_ureq::UreqEngine;
+///
+/// let engine = UreqEngine::builder()
+///     .host_overrides(HostOverrides::new().not_found("gone.invalid"))
+///     .max_idle_per_origin(2)
+///     .build()
+///     .unwrap();
+/// # let _ = engine;
+///
+/// // Bad input is rejected with a typed error.
+/// let err = UreqEngine::builder()
+///     .root_certificates(vec![b"not a certificate".to_vec()])
+///     .build()
+///     .unwrap_err();
+/// assert_eq!(err.field(), "root_certificates");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct UreqEngineBuilder {
+    root_certificates: Vec<Vec<u8>>,
+    host_overrides: HostOverrides,
+    max_idle_per_origin: Option<usize>,
+}
+
+impl UreqEngineBuilder {
+    /// The trust anchors for `https://`, as DER certificates. These are the
+    /// only roots: no platform or public roots are added.
+    pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
+        self.root_certificates = ders;
+        self
+    }
+
+    /// Name-resolution overrides, honoured before the system resolver.
+    pub fn host_overrides(mut self, overrides: HostOverrides) -> Self {
+        self.host_overrides = overrides;
+        self
+    }
+
+    /// How many idle connections to keep per origin (default
+    /// [`DEFAULT_MAX_IDLE_PER_ORIGIN`]; `0` disables reuse).
+    pub fn max_idle_per_origin(mut self, max: usize) -> Self {
+        self.max_idle_per_origin = Some(max);
+        self
+    }
+
+    /// Validates the configuration and builds the engine.
+    ///
+    /// # Errors
+    ///
+    /// * `root_certificates`: a certificate is not valid DER X.509 (the
+    ///   value is its index);
+    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
+    pub fn build(self) -> Result<UreqEngine, ConfigError> {
+        let max_idle_per_origin = self
+            .max_idle_per_origin
+            .unwrap_or(DEFAULT_MAX_IDLE_PER_ORIGIN);
+        if max_idle_per_origin > MAX_IDLE_PER_ORIGIN_LIMIT {
+            return Err(ConfigError::new(
+                "max_idle_per_origin",
+                max_idle_per_origin,
+                "exceeds MAX_IDLE_PER_ORIGIN_LIMIT",
+            ));
+        }
+        let mut roots = RootCertStore::empty();
+        for (index, der) in self.root_certificates.into_iter().enumerate() {
+            roots.add(CertificateDer::from(der)).map_err(|_| {
+                ConfigError::new(
+                    "root_certificates",
+                    index,
+                    "not a valid DER X.509 certificate",
+                )
+            })?;
+        }
+        let mut tls = rustls::ClientConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .map_err(|_| {
+            ConfigError::new(
+                "root_certificates",
+                "ring",
+                "the crypto provider supports no safe protocol version",
+            )
+        })?
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+        tls.alpn_protocols = vec![ALPN_HTTP1.to_vec()];
+        // Early data could carry request bytes before the handshake proves
+        // anything; "not sent" at the TLS stage relies on it being off.
+        tls.enable_early_data = false;
+
+        let config = ureq::config::Config::builder()
+            // The core decides retries from statuses; ureq must not turn
+            // them into errors.
+            .http_status_as_error(false)
+            // A redirect is an answer for the caller to see, never a second
+            // request sent behind the core's back.
+            .max_redirects(0)
+            .max_redirects_will_error(false)
+            // No proxy from the environment: the connector dials the origin
+            // and nothing else.
+            .proxy(None)
+            // No decompressor is compiled in; do not advertise one.
+            .accept_encoding(ureq::config::AutoHeaderValue::None)
+            .max_idle_connections_per_host(max_idle_per_origin)
+            .max_idle_connections(max_idle_per_origin.max(MIN_MAX_IDLE_TOTAL))
+            .build();
+        let agent = ureq::Agent::with_parts(
+            config,
+            EvidentConnector::new(Arc::new(tls)),
+            OverrideResolver::new(self.host_overrides),
+        );
+        Ok(UreqEngine::from_agent(agent))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_oversized_idle_pool_is_rejected() {
+        let err = UreqEngine::builder()
+            .max_idle_per_origin(MAX_IDLE_PER_ORIGIN_LIMIT + 1)
+            .build()
+            .unwrap_err();
+        assert_eq!(err.field(), "max_idle_per_origin");
+    }
+
+    #[test]
+    fn the_agent_never_redirects_never_errors_on_status_and_uses_no_proxy() {
+        let engine = UreqEngine::builder().build().unwrap();
+        let config = engine.agent().config();
+        assert_eq!(config.max_redirects(), 0);
+        assert!(!config.max_redirects_will_error());
+        assert!(!config.http_status_as_error());
+        assert!(config.proxy().is_none());
+    }
+}

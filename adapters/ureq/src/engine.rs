@@ -1,0 +1,185 @@
+//! [`UreqEngine`]: one attempt per [`BlockingEngine::send`], on the calling
+//! thread, over ureq's agent with this crate's resolver, connector and
+//! transport.
+
+use std::io::{self, Read};
+use std::sync::Arc;
+use std::time::Instant;
+
+use bytes::{Bytes, BytesMut};
+use evident_core::{
+    AttemptContext, AttemptStage, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
+    EngineFailure, EngineSignal, Progress,
+};
+use http::header::EXPECT;
+use ureq::{AsSendBody, SendBody};
+
+use crate::attempt::{self, Attempt, BodyShape};
+use crate::builder::UreqEngineBuilder;
+use crate::classify::{ErrorSite, RequestBodyError, classify, classify_at};
+
+/// The size of the chunks a response body is read in: large enough that a
+/// body of a few hundred kilobytes takes a handful of reads, small enough
+/// not to matter per attempt.
+const RESPONSE_CHUNK_SIZE: usize = 16 * 1024;
+
+/// The ureq engine: blocking, HTTP/1.1.
+///
+/// ```no_run
+/// use evident_core::{AttemptContext, BlockingAttemptBody, BlockingEngine, Progress};
+/// use evident_ureq::UreqEngine;
+///
+/// # fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let engine = UreqEngine::builder().build()?;
+/// let attempt = AttemptContext { progress: Progress::new(), deadline: None, resend_count: 0 };
+/// let request = http::Request::get("http://127.0.0.1:8080/").body(BlockingAttemptBody::Empty)?;
+/// let response = engine.send(request, &attempt)?;
+/// assert!(attempt.progress.snapshot().head_received());
+/// # let _ = response;
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct UreqEngine {
+    agent: ureq::Agent,
+}
+
+impl UreqEngine {
+    /// A builder with the defaults.
+    pub fn builder() -> UreqEngineBuilder {
+        UreqEngineBuilder::default()
+    }
+
+    pub(crate) fn from_agent(agent: ureq::Agent) -> Self {
+        UreqEngine { agent }
+    }
+
+    /// The ureq agent underneath, configured by the builder.
+    pub fn agent(&self) -> &ureq::Agent {
+        &self.agent
+    }
+
+    fn run<S: AsSendBody>(
+        &self,
+        request: http::Request<S>,
+        deadline: Option<Instant>,
+    ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
+        let budget = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let request = self
+            .agent
+            .configure_request(request)
+            .timeout_global(budget)
+            .build();
+        self.agent.run(request)
+    }
+}
+
+impl BlockingEngine for UreqEngine {
+    fn name(&self) -> &'static str {
+        "ureq"
+    }
+
+    fn send(
+        &self,
+        request: http::Request<BlockingAttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
+        let progress = &attempt.progress;
+        // Every request byte goes through `CountingTransport`.
+        progress.counts_writes_exactly();
+        progress.enter(AttemptStage::Resolve);
+        if attempt.deadline.is_some_and(|d| d <= Instant::now()) {
+            return Err(EngineFailure::signal_only(EngineSignal::TimedOut));
+        }
+
+        let (parts, body) = request.into_parts();
+        let expects_continue = parts
+            .headers
+            .get(EXPECT)
+            .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+        let has_body = match &body {
+            BlockingAttemptBody::Empty => false,
+            BlockingAttemptBody::Full(b) => !b.is_empty(),
+            BlockingAttemptBody::Reader(_) => true,
+        };
+        let shape = match (has_body, expects_continue) {
+            (false, _) => BodyShape::None,
+            (true, false) => BodyShape::Immediate,
+            (true, true) => BodyShape::AfterContinue,
+        };
+        let _current = attempt::enter(Arc::new(Attempt {
+            progress: progress.clone(),
+            deadline: attempt.deadline,
+            body: shape,
+        }));
+
+        let head = http::Request::from_parts(parts, ());
+        let result = match body {
+            BlockingAttemptBody::Empty => self.run(head, attempt.deadline),
+            BlockingAttemptBody::Full(bytes) => {
+                self.run(head.map(|()| &bytes[..]), attempt.deadline)
+            }
+            BlockingAttemptBody::Reader(reader) => {
+                let body = SendBody::from_owned_reader(MarkErrors(reader));
+                self.run(head.map(|()| body), attempt.deadline)
+            }
+        };
+        match result {
+            Ok(response) => {
+                progress.head_received();
+                let (parts, body) = response.into_parts();
+                let body: Box<dyn BlockingResponseBody> = Box::new(ResponseBody {
+                    reader: body.into_reader(),
+                    progress: progress.clone(),
+                });
+                Ok(http::Response::from_parts(parts, body))
+            }
+            Err(e) => Err(EngineFailure::new(classify(&e), e)),
+        }
+    }
+}
+
+/// Marks the request body reader's errors, so the classifier can tell them
+/// from the connection's.
+struct MarkErrors(Box<dyn Read + Send>);
+
+impl Read for MarkErrors {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match self.0.read(buf) {
+                // Not a failure, and ureq would take it for one.
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                result => return result.map_err(RequestBodyError::wrap),
+            }
+        }
+    }
+}
+
+/// A response body read from ureq's body reader in chunks. ureq's own size
+/// limit is off (the core enforces its limit); the attempt deadline bounds
+/// every read through ureq's global timeout and the transport's budget.
+struct ResponseBody {
+    reader: ureq::BodyReader<'static>,
+    progress: Progress,
+}
+
+impl BlockingResponseBody for ResponseBody {
+    fn next_chunk(&mut self) -> Result<Option<Bytes>, EngineFailure> {
+        let mut chunk = BytesMut::zeroed(RESPONSE_CHUNK_SIZE);
+        loop {
+            match self.reader.read(&mut chunk) {
+                Ok(0) => return Ok(None),
+                Ok(n) => {
+                    self.progress.read(n);
+                    chunk.truncate(n);
+                    return Ok(Some(chunk.freeze()));
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let signal = classify_at(&e, ErrorSite::Exchange);
+                    return Err(EngineFailure::new(signal, e));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! The connection ureq talks HTTP/1.1 over: a TCP or TLS stream whose every
+//! request byte is counted, above TLS, for the attempt it belongs to.
+//!
+//! # How each fact is obtained
+//!
+//! * **Bytes written** (`wrote`): over plain TCP, each `write` call's return
+//!   value, exactly. Over TLS, a `transmit_output` (ureq hands over whole
+//!   buffers and expects them sent) counts its plaintext once rustls has
+//!   flushed the records; when it fails, its plaintext counts as written as
+//!   soon as any byte reached the socket during it, and not at all when none
+//!   did — conservative, and still exact about "nothing written".
+//! * **Head written**: an HTTP/1.1 request head ends at its first
+//!   `\r\n\r\n` (a request line or header field cannot contain CR or LF), and
+//!   ureq-proto writes the head in its own `transmit_output` calls before
+//!   any body byte. The transport scans what it wrote for that sequence and
+//!   reports the head written once the write that carried its end succeeded.
+//! * **Body written**: ureq only reads from the connection once the whole
+//!   request is sent (`send_request`, `send_body`, then `recv_response`), so
+//!   the first read after the head proves the body was written. With
+//!   `Expect: 100-continue` ureq reads between head and body; then it is the
+//!   first read after a body write that follows that wait. A request without
+//!   a body is complete with its head.
+//! * **Reused**: a transport counts the requests it carried; the first write
+//!   for an attempt on a transport that already carried one is a reuse.
+
+use std::fmt;
+use std::io::{self, Read, Write};
+use std::net::{Shutdown, TcpStream};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use evident_core::AttemptStage;
+use rustls::{ClientConnection, StreamOwned};
+use ureq::Timeout;
+use ureq::unversioned::transport::{Buffers, LazyBuffers, NextTimeout, Transport};
+
+use crate::attempt::{self, Attempt, BodyShape};
+
+/// The shortest socket timeout set: `set_read_timeout(Some(ZERO))` is an
+/// error, and a budget this small is as good as spent.
+const MIN_SOCKET_TIMEOUT: Duration = Duration::from_millis(1);
+
+/// The end of an HTTP/1.1 head.
+const HEAD_END: &[u8; 4] = b"\r\n\r\n";
+
+/// A TCP stream that counts the bytes the kernel accepted, so a failed TLS
+/// write can tell whether any record left.
+#[derive(Debug)]
+pub(crate) struct CountingSocket {
+    tcp: TcpStream,
+    written: u64,
+}
+
+impl CountingSocket {
+    pub(crate) fn new(tcp: TcpStream) -> Self {
+        CountingSocket { tcp, written: 0 }
+    }
+
+    pub(crate) fn tcp(&self) -> &TcpStream {
+        &self.tcp
+    }
+}
+
+impl Read for CountingSocket {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.tcp.read(buf)
+    }
+}
+
+impl Write for CountingSocket {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.tcp.write(buf)?;
+        self.written += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.tcp.flush()
+    }
+}
+
+/// A TLS session over a counting socket, handshake complete.
+pub(crate) type TlsStream = StreamOwned<ClientConnection, CountingSocket>;
+
+/// The stream under a transport.
+pub(crate) enum Stream {
+    /// Plain TCP (`http://`).
+    Tcp(TcpStream),
+    /// TLS (`https://`), handshake complete.
+    Tls(Box<TlsStream>),
+}
+
+impl Stream {
+    fn tcp(&self) -> &TcpStream {
+        match self {
+            Stream::Tcp(tcp) => tcp,
+            Stream::Tls(tls) => tls.sock.tcp(),
+        }
+    }
+}
+
+/// Scans written bytes for the end of the request head.
+#[derive(Debug, Clone, Copy, Default)]
+struct HeadScan {
+    /// How many bytes of [`HEAD_END`] the bytes so far end with.
+    matched: usize,
+    done: bool,
+}
+
+impl HeadScan {
+    /// Feeds written bytes; true once the head's end was among them.
+    fn feed(&mut self, bytes: &[u8]) -> bool {
+        if self.done {
+            return true;
+        }
+        for &b in bytes {
+            self.matched = if b == HEAD_END[self.matched] {
+                self.matched + 1
+            } else if b == b'\r' {
+                1
+            } else {
+                0
+            };
+            if self.matched == HEAD_END.len() {
+                self.done = true;
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// The attempt a transport currently works for, and how far its request got
+/// on this connection.
+struct Binding {
+    attempt: Arc<Attempt>,
+    head: HeadScan,
+    body_written: bool,
+    /// With `Expect: 100-continue`: a read happened after the head (the wait
+    /// for `100 Continue`)...
+    waited_for_continue: bool,
+    /// ...and a write after that wait (the body).
+    wrote_after_wait: bool,
+}
+
+impl Binding {
+    fn new(attempt: Arc<Attempt>) -> Self {
+        Binding {
+            attempt,
+            head: HeadScan::default(),
+            body_written: false,
+            waited_for_continue: false,
+            wrote_after_wait: false,
+        }
+    }
+
+    /// Records `bytes`, accepted by the connection.
+    fn wrote(&mut self, bytes: &[u8]) {
+        let progress = &self.attempt.progress;
+        progress.wrote(bytes.len());
+        if self.waited_for_continue {
+            self.wrote_after_wait = true;
+        }
+        if !self.head.done && self.head.feed(bytes) {
+            progress.head_written();
+            if self.attempt.body == BodyShape::None {
+                self.body_written = true;
+                progress.body_written();
+            }
+        }
+    }
+
+    /// Records that ureq is about to read from the connection.
+    fn reading(&mut self) {
+        if !self.head.done || self.body_written {
+            return;
+        }
+        let complete = match self.attempt.body {
+            BodyShape::None | BodyShape::Immediate => true,
+            BodyShape::AfterContinue => {
+                if self.wrote_after_wait {
+                    true
+                } else {
+                    self.waited_for_continue = true;
+                    false
+                }
+            }
+        };
+        if complete {
+            self.body_written = true;
+            self.attempt.progress.body_written();
+        }
+    }
+}
+
+/// ureq's transport for one connection: counts request bytes for the attempt
+/// it is bound to, and bounds every blocking call by ureq's timeout and the
+/// attempt's deadline.
+pub(crate) struct CountingTransport {
+    stream: Stream,
+    buffers: LazyBuffers,
+    /// Requests this connection carried (or started to).
+    requests: u64,
+    binding: Option<Binding>,
+}
+
+impl CountingTransport {
+    pub(crate) fn new(stream: Stream, buffers: LazyBuffers) -> Self {
+        CountingTransport {
+            stream,
+            buffers,
+            requests: 0,
+            binding: None,
+        }
+    }
+
+    /// Binds to the attempt in flight on this thread, on its first write.
+    fn bind_current(&mut self) {
+        let Some(current) = attempt::current() else {
+            return;
+        };
+        if let Some(binding) = &self.binding
+            && Arc::ptr_eq(&binding.attempt, &current)
+        {
+            return;
+        }
+        let progress = &current.progress;
+        progress.connection_reused(self.requests > 0);
+        progress.enter(AttemptStage::WriteHead);
+        self.requests += 1;
+        self.binding = Some(Binding::new(current));
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.binding.as_ref().and_then(|b| b.attempt.deadline)
+    }
+
+    /// Writes `amount` bytes of the output buffer, counting them.
+    fn write_out(&mut self, amount: usize, budget: Budget) -> Result<(), ureq::Error> {
+        let output = &self.buffers.output()[..amount];
+        match &mut self.stream {
+            Stream::Tcp(tcp) => {
+                let mut offset = 0;
+                while offset < output.len() {
+                    match tcp.write(&output[offset..]) {
+                        Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero).into()),
+                        Ok(n) => {
+                            if let Some(b) = &mut self.binding {
+                                b.wrote(&output[offset..offset + n]);
+                            }
+                            offset += n;
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(budget.io_error(e)),
+                    }
+                }
+                Ok(())
+            }
+            Stream::Tls(tls) => {
+                let before = tls.sock.written;
+                let result = tls.write_all(output).and_then(|()| tls.flush());
+                let reached_socket = tls.sock.written > before;
+                match result {
+                    Ok(()) => {
+                        if let Some(b) = &mut self.binding {
+                            b.wrote(output);
+                        }
+                        Ok(())
+                    }
+                    Err(e) => {
+                        if reached_socket && let Some(b) = &mut self.binding {
+                            // Some record left: count all of it, but the
+                            // head is not known to be complete.
+                            b.attempt.progress.wrote(output.len());
+                        }
+                        Err(budget.io_error(e))
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// How long one blocking call may take, and what to call it when it ran out.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    /// `None`: no limit.
+    limit: Option<Duration>,
+    reason: Timeout,
+}
+
+impl Budget {
+    /// ureq's next timeout, capped by the attempt deadline. Fails with a
+    /// timeout when nothing is left.
+    fn new(next: NextTimeout, deadline: Option<Instant>) -> Result<Self, ureq::Error> {
+        let mut budget = Budget {
+            limit: (!next.after.is_not_happening()).then(|| *next.after),
+            reason: next.reason,
+        };
+        if let Some(deadline) = deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if budget.limit.is_none_or(|limit| left < limit) {
+                budget = Budget {
+                    limit: Some(left),
+                    reason: Timeout::Global,
+                };
+            }
+        }
+        match budget.limit {
+            Some(limit) if limit.is_zero() => Err(ureq::Error::Timeout(budget.reason)),
+            _ => Ok(budget),
+        }
+    }
+
+    fn socket_timeout(self) -> Option<Duration> {
+        self.limit.map(|l| l.max(MIN_SOCKET_TIMEOUT))
+    }
+
+    /// An I/O error of a call bounded by this budget: a socket timeout
+    /// becomes ureq's timeout error (which ureq's own 100-continue wait
+    /// relies on); anything else stays an I/O error.
+    fn io_error(self, e: io::Error) -> ureq::Error {
+        match e.kind() {
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => {
+                ureq::Error::Timeout(self.reason)
+            }
+            _ => ureq::Error::from(e),
+        }
+    }
+}
+
+impl Transport for CountingTransport {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        &mut self.buffers
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.bind_current();
+        let budget = Budget::new(timeout.for_write(), self.deadline())?;
+        self.stream
+            .tcp()
+            .set_write_timeout(budget.socket_timeout())?;
+        self.write_out(amount, budget)
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        if let Some(b) = &mut self.binding {
+            b.reading();
+        }
+        let budget = Budget::new(timeout.for_read(), self.deadline())?;
+        self.stream
+            .tcp()
+            .set_read_timeout(budget.socket_timeout())?;
+        let input = self.buffers.input_append_buf();
+        let amount = loop {
+            let result = match &mut self.stream {
+                Stream::Tcp(tcp) => tcp.read(input),
+                Stream::Tls(tls) => tls.read(input),
+            };
+            match result {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(budget.io_error(e)),
+            }
+        };
+        self.buffers.input_appended(amount);
+        Ok(amount > 0)
+    }
+
+    fn is_open(&mut self) -> bool {
+        // ureq asks when the connection goes back to the pool and when it
+        // comes out of it: either way no attempt uses it now. Unbinding keeps
+        // a late update of a finished attempt from reaching its record.
+        self.binding = None;
+        probe(self.stream.tcp()).unwrap_or(false)
+    }
+
+    fn is_tls(&self) -> bool {
+        matches!(self.stream, Stream::Tls(_))
+    }
+}
+
+/// Whether an idle connection still looks usable: nothing to read (no EOF,
+/// no stray bytes) without blocking.
+fn probe(tcp: &TcpStream) -> io::Result<bool> {
+    tcp.set_nonblocking(true)?;
+    let mut byte = [0u8; 1];
+    let open = match tcp.peek(&mut byte) {
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => true,
+        // EOF, stray bytes or an error: not reusable.
+        Ok(_) | Err(_) => false,
+    };
+    tcp.set_nonblocking(false)?;
+    Ok(open)
+}
+
+impl Drop for CountingTransport {
+    fn drop(&mut self) {
+        if let Stream::Tls(tls) = &mut self.stream {
+            // Best effort: tell the peer we are done, without blocking on it.
+            tls.conn.send_close_notify();
+            let _ = tls.sock.tcp().set_nonblocking(true);
+            let _ = tls.conn.write_tls(&mut tls.sock);
+        }
+        let _ = self.stream.tcp().shutdown(Shutdown::Both);
+    }
+}
+
+impl fmt::Debug for CountingTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CountingTransport")
+            .field("peer", &self.stream.tcp().peer_addr().ok())
+            .field("tls", &self.is_tls())
+            .field("requests", &self.requests)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_head_ends_at_the_first_blank_line_even_across_writes() {
+        let mut scan = HeadScan::default();
+        assert!(!scan.feed(b"GET / HTTP/1.1\r\nhost: a\r"));
+        assert!(!scan.feed(b"\n\r"));
+        assert!(scan.feed(b"\nbody\r\n\r\n"));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_does_not_restart_the_match_wrongly() {
+        let mut scan = HeadScan::default();
+        assert!(!scan.feed(b"x\r\r\n\r"));
+        assert!(scan.feed(b"\n"));
+        let mut scan = HeadScan::default();
+        assert!(!scan.feed(b"a\r\n\rb\r\n"));
+        assert!(scan.feed(b"\r\n"));
+    }
+
+    fn binding(body: BodyShape) -> Binding {
+        Binding::new(Arc::new(Attempt {
+            progress: evident_core::Progress::new(),
+            deadline: None,
+            body,
+        }))
+    }
+
+    #[test]
+    fn a_request_without_body_is_complete_with_its_head() {
+        let mut b = binding(BodyShape::None);
+        b.wrote(b"GET / HTTP/1.1\r\n\r\n");
+        let seen = b.attempt.progress.snapshot();
+        assert!(seen.head_written() && seen.body_written());
+        assert_eq!(seen.bytes_written(), 18);
+    }
+
+    #[test]
+    fn a_body_is_complete_at_the_first_read_after_the_head() {
+        let mut b = binding(BodyShape::Immediate);
+        b.reading(); // Nothing is complete before the head.
+        b.wrote(b"POST / HTTP/1.1\r\ncontent-length: 2\r\n\r\n");
+        assert!(!b.attempt.progress.snapshot().body_written());
+        b.wrote(b"hi");
+        assert!(!b.attempt.progress.snapshot().body_written());
+        b.reading();
+        assert!(b.attempt.progress.snapshot().body_written());
+    }
+
+    #[test]
+    fn after_100_continue_the_body_is_complete_only_after_the_wait_and_a_write() {
+        let mut b = binding(BodyShape::AfterContinue);
+        b.wrote(b"POST / HTTP/1.1\r\nexpect: 100-continue\r\n\r\n");
+        b.reading(); // Waiting for 100 Continue.
+        b.reading();
+        assert!(!b.attempt.progress.snapshot().body_written());
+        b.wrote(b"hi");
+        b.reading();
+        assert!(b.attempt.progress.snapshot().body_written());
+    }
+
+    #[test]
+    fn a_budget_takes_the_tighter_of_ureqs_timeout_and_the_deadline() {
+        let next = NextTimeout {
+            after: Duration::from_secs(60).into(),
+            reason: Timeout::RecvResponse,
+            ..NextTimeout::default()
+        };
+        let b = Budget::new(next, Some(Instant::now() + Duration::from_secs(1))).unwrap();
+        assert_eq!(b.reason, Timeout::Global);
+        assert!(b.limit.unwrap() <= Duration::from_secs(1));
+        let b = Budget::new(next, None).unwrap();
+        assert_eq!(b.reason, Timeout::RecvResponse);
+        let spent = Budget::new(next, Some(Instant::now())).unwrap_err();
+        assert!(matches!(spent, ureq::Error::Timeout(Timeout::Global)));
+        assert!(
+            Budget::new(NextTimeout::default(), None)
+                .unwrap()
+                .limit
+                .is_none()
+        );
+    }
+}
