@@ -70,7 +70,7 @@ async fn run_async(
     Duration,
 ) {
     let engine = Arc::new(ScriptedEngine::new(steps));
-    let client = builder.build(SharedEngine(engine.clone())).unwrap();
+    let client = builder.build(engine.clone()).unwrap();
     let start = tokio::time::Instant::now();
     let request = http::Request::post(URL).body(body).unwrap();
     let result = client.execute(request, options).await;
@@ -91,44 +91,11 @@ fn run_blocking(
     let engine = Arc::new(ScriptedEngine::new(steps).with_clock(clock.clone()));
     let client = builder
         .clock(Arc::new(clock.clone()))
-        .build_blocking(SharedEngine(engine.clone()))
+        .build_blocking(engine.clone())
         .unwrap();
     let request = http::Request::post(URL).body(body).unwrap();
     let result = client.execute(request, options);
     (result, engine, clock.elapsed())
-}
-
-/// Shares one scripted engine between the client and the test.
-struct SharedEngine(Arc<ScriptedEngine>);
-
-#[async_trait::async_trait]
-impl evident_core::Engine for SharedEngine {
-    fn name(&self) -> &'static str {
-        "scripted"
-    }
-    async fn send(
-        &self,
-        request: http::Request<evident_core::AttemptBody>,
-        attempt: &evident_core::AttemptContext,
-    ) -> Result<http::Response<evident_core::ResponseBody>, evident_core::EngineFailure> {
-        evident_core::Engine::send(&*self.0, request, attempt).await
-    }
-}
-
-impl evident_core::BlockingEngine for SharedEngine {
-    fn name(&self) -> &'static str {
-        "scripted"
-    }
-    fn send(
-        &self,
-        request: http::Request<evident_core::BlockingAttemptBody>,
-        attempt: &evident_core::AttemptContext,
-    ) -> Result<
-        http::Response<Box<dyn evident_core::BlockingResponseBody>>,
-        evident_core::EngineFailure,
-    > {
-        evident_core::BlockingEngine::send(&*self.0, request, attempt)
-    }
 }
 
 fn scripts() -> Vec<(Vec<Step>, CallOptions)> {
@@ -692,7 +659,7 @@ async fn invalid_requests_are_rejected_before_any_attempt() {
     for uri in ["/relative", "ftp://127.0.0.1/x", "http://127.0.0.1:0/"] {
         let (r, engine, _) = {
             let engine = Arc::new(ScriptedEngine::new([Step::respond(200, "")]));
-            let client = builder().build(SharedEngine(engine.clone())).unwrap();
+            let client = builder().build(engine.clone()).unwrap();
             let request = http::Request::get(uri).body(client::Body::Empty).unwrap();
             (
                 client.execute(request, CallOptions::new()).await,
