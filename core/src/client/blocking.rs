@@ -11,9 +11,9 @@ use evident_resilience::{Clock, Pipeline, SystemClock};
 use super::config::{CallOptions, ClientBuilder, Shared};
 use super::machine::{Call, Ended, attempt_head, build_request};
 use super::{CallReport, Error};
-use crate::classify::{EngineSignal, classify};
+use crate::classify::EngineSignal;
 use crate::config::ConfigError;
-use crate::decide::{BodyReplay, Decision, RetryAfter};
+use crate::decide::BodyReplay;
 use crate::engine::{AttemptContext, BlockingAttemptBody, BlockingEngine, EngineFailure};
 use crate::observe::{attempt_span, call_span};
 use crate::progress::Progress;
@@ -52,31 +52,7 @@ impl std::fmt::Debug for Body {
     }
 }
 
-impl From<Bytes> for Body {
-    fn from(b: Bytes) -> Self {
-        Body::Full(b)
-    }
-}
-impl From<&'static str> for Body {
-    fn from(s: &'static str) -> Self {
-        Body::Full(Bytes::from_static(s.as_bytes()))
-    }
-}
-impl From<String> for Body {
-    fn from(s: String) -> Self {
-        Body::Full(Bytes::from(s))
-    }
-}
-impl From<Vec<u8>> for Body {
-    fn from(v: Vec<u8>) -> Self {
-        Body::Full(Bytes::from(v))
-    }
-}
-impl From<()> for Body {
-    fn from(_: ()) -> Self {
-        Body::Empty
-    }
-}
+super::body_from_memory!(Body);
 
 enum BodySource {
     Empty,
@@ -203,57 +179,27 @@ impl<E: BlockingEngine> Client<E> {
             };
             drop(context);
             let snapshot = progress.snapshot();
-            let now = self.clock.now();
-            let draining = self.is_draining();
-            let decision = match result {
-                Ok(response) => {
-                    let retry_after = RetryAfter::from_headers(response.headers())
-                        .map(|r| r.delay_from(shared.wall.now()));
-                    let decision = call.answered(
-                        shared,
-                        response.status(),
-                        retry_after,
-                        Ended {
-                            progress: &snapshot,
-                            draining,
-                            now,
-                        },
-                        Some(permit),
-                    );
-                    if let Decision::Stop(_) = decision {
-                        let mut response = response;
-                        response.extensions_mut().insert(CallReport {
-                            attempts: call.finish(shared),
-                        });
-                        return Ok(response);
-                    }
-                    decision
-                }
-                Err(engine_failure) => {
-                    let (signal, source) = engine_failure.into_parts();
-                    let mut failure = classify(signal, &snapshot);
-                    if let Some(source) = source {
-                        failure = failure.with_source(source);
-                    }
-                    let decision = call.failed(
-                        shared,
-                        &failure,
-                        Ended {
-                            progress: &snapshot,
-                            draining,
-                            now,
-                        },
-                        Some(permit),
-                    );
-                    if let Decision::Stop(_) = decision {
-                        return Err(Error::failed(failure, call.finish(shared)));
-                    }
-                    decision
-                }
+            let ended = Ended {
+                progress: &snapshot,
+                draining: self.is_draining(),
+                now: self.clock.now(),
             };
-            if let Decision::Retry { after, .. } = decision {
-                self.clock.sleep(after);
-            }
+            let delay = match result {
+                Ok(mut response) => {
+                    let (status, headers) = (response.status(), response.headers());
+                    match call.answered(shared, status, headers, ended, Some(permit)) {
+                        Some(delay) => delay,
+                        None => {
+                            response.extensions_mut().insert(CallReport {
+                                attempts: call.finish(shared),
+                            });
+                            return Ok(response);
+                        }
+                    }
+                }
+                Err(engine_failure) => call.failed(shared, engine_failure, ended, Some(permit))?,
+            };
+            self.clock.sleep(delay);
         }
     }
 

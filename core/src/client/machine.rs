@@ -15,7 +15,9 @@ use http::header::HeaderName;
 
 use super::config::{CallOptions, Declared, IDEMPOTENCY_KEY_HEADER, Shared};
 use super::error::Error;
-use crate::decide::{BodyReplay, Decision, Idempotency, Outcome, RetryContext};
+use crate::classify::classify;
+use crate::decide::{BodyReplay, Decision, Idempotency, Outcome, RetryAfter, RetryContext};
+use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
 use crate::observe::{AttemptRecord, CallInfo, RejectionKind, trace_attempt};
 use crate::progress::ProgressSnapshot;
@@ -149,18 +151,21 @@ impl Call {
         }
     }
 
-    /// Judges an answered attempt and records it.
+    /// Judges an answered attempt and records it: `Some(delay)` to retry
+    /// after `delay`, `None` when the answer ends the call.
     pub(crate) fn answered(
         &mut self,
         shared: &Shared,
         status: http::StatusCode,
-        retry_after: Option<Duration>,
+        headers: &http::HeaderMap,
         ended: Ended<'_>,
         permit: Option<AttemptPermit>,
-    ) -> Decision {
+    ) -> Option<Duration> {
         if let Some(permit) = permit {
             permit.record_status(status.as_u16());
         }
+        let retry_after =
+            RetryAfter::from_headers(headers).map(|r| r.delay_from(shared.wall.now()));
         let outcome = Outcome::Answered {
             status,
             retry_after,
@@ -170,17 +175,23 @@ impl Call {
             shared,
             AttemptRecord::answered(self.attempts_made - 1, status.as_u16(), decision),
         );
-        decision
+        delay_of(decision)
     }
 
-    /// Judges a failed attempt and records it.
+    /// Classifies a failed attempt from its progress, judges and records it:
+    /// `Ok(delay)` to retry after `delay`, or the call's final error.
     pub(crate) fn failed(
         &mut self,
         shared: &Shared,
-        failure: &TransportFailure,
+        engine_failure: EngineFailure,
         ended: Ended<'_>,
         permit: Option<AttemptPermit>,
-    ) -> Decision {
+    ) -> Result<Duration, Error> {
+        let (signal, source) = engine_failure.into_parts();
+        let mut failure = classify(signal, ended.progress);
+        if let Some(source) = source {
+            failure = failure.with_source(source);
+        }
         if let Some(permit) = permit {
             // Caller cancellation, protocol-proven refusals and our own
             // response limit say nothing about the upstream's health.
@@ -195,12 +206,15 @@ impl Call {
                 permit.record_failure();
             }
         }
-        let decision = self.decide(shared, &Outcome::failed(failure), ended);
+        let decision = self.decide(shared, &Outcome::failed(&failure), ended);
         self.record(
             shared,
-            AttemptRecord::failed(self.attempts_made - 1, failure, decision),
+            AttemptRecord::failed(self.attempts_made - 1, &failure, decision),
         );
-        decision
+        match delay_of(decision) {
+            Some(delay) => Ok(delay),
+            None => Err(Error::failed(failure, self.finish(shared))),
+        }
     }
 
     /// Records a local rejection (which ends the call).
@@ -220,7 +234,7 @@ impl Call {
     /// mode): the returned [`Delivered`] judges a later body failure, for
     /// which the "response already delivered" blocker applies.
     pub(crate) fn hand_over(
-        self,
+        &mut self,
         shared: &Shared,
         now: Instant,
     ) -> (Vec<AttemptRecord>, Delivered) {
@@ -242,11 +256,12 @@ impl Call {
     }
 
     /// Ends the call: tells the observer and hands over the records.
-    pub(crate) fn finish(self, shared: &Shared) -> Vec<AttemptRecord> {
+    pub(crate) fn finish(&mut self, shared: &Shared) -> Vec<AttemptRecord> {
+        let records = std::mem::take(&mut self.records);
         if let Some(observer) = &shared.observer {
-            observer.on_call_end(&self.info, &self.records);
+            observer.on_call_end(&self.info, &records);
         }
-        self.records
+        records
     }
 
     fn decide(&mut self, shared: &Shared, outcome: &Outcome, ended: Ended<'_>) -> Decision {
@@ -278,6 +293,14 @@ impl Call {
             observer.on_attempt(&self.info, &record);
         }
         self.records.push(record);
+    }
+}
+
+/// The delay of a retry decision; `None` for a stop.
+fn delay_of(decision: Decision) -> Option<Duration> {
+    match decision {
+        Decision::Retry { after, .. } => Some(after),
+        Decision::Stop(_) => None,
     }
 }
 

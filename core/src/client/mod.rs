@@ -55,7 +55,7 @@ pub use error::Error;
 
 use crate::classify::{EngineSignal, classify};
 use crate::config::ConfigError;
-use crate::decide::{BodyReplay, Decision, RetryAfter};
+use crate::decide::BodyReplay;
 use crate::engine::{AttemptBody, AttemptContext, BodyStream, Engine, EngineFailure, ResponseBody};
 use crate::failure::BoxError;
 use crate::observe::{AttemptRecord, attempt_span, call_span};
@@ -101,31 +101,39 @@ impl std::fmt::Debug for Body {
     }
 }
 
-impl From<Bytes> for Body {
-    fn from(b: Bytes) -> Self {
-        Body::Full(b)
-    }
+/// The in-memory conversions both clients' bodies share.
+macro_rules! body_from_memory {
+    ($body:ty) => {
+        impl From<bytes::Bytes> for $body {
+            fn from(b: bytes::Bytes) -> Self {
+                <$body>::Full(b)
+            }
+        }
+        impl From<&'static str> for $body {
+            fn from(s: &'static str) -> Self {
+                <$body>::Full(bytes::Bytes::from_static(s.as_bytes()))
+            }
+        }
+        impl From<String> for $body {
+            fn from(s: String) -> Self {
+                <$body>::Full(bytes::Bytes::from(s))
+            }
+        }
+        impl From<Vec<u8>> for $body {
+            fn from(v: Vec<u8>) -> Self {
+                <$body>::Full(bytes::Bytes::from(v))
+            }
+        }
+        impl From<()> for $body {
+            fn from(_: ()) -> Self {
+                <$body>::Empty
+            }
+        }
+    };
 }
-impl From<&'static str> for Body {
-    fn from(s: &'static str) -> Self {
-        Body::Full(Bytes::from_static(s.as_bytes()))
-    }
-}
-impl From<String> for Body {
-    fn from(s: String) -> Self {
-        Body::Full(Bytes::from(s))
-    }
-}
-impl From<Vec<u8>> for Body {
-    fn from(v: Vec<u8>) -> Self {
-        Body::Full(Bytes::from(v))
-    }
-}
-impl From<()> for Body {
-    fn from(_: ()) -> Self {
-        Body::Empty
-    }
-}
+pub(crate) use body_from_memory;
+
+body_from_memory!(Body);
 
 /// The records of every attempt of a call, attached to its response.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -292,6 +300,37 @@ impl<E: Engine> Client<E> {
         &self.engine
     }
 
+    /// Hands the final answer to the caller, with the call's records.
+    fn deliver(
+        &self,
+        call: &mut Call,
+        answer: Answer,
+        progress: &Progress,
+        now: std::time::Instant,
+    ) -> Answer {
+        let shared = &*self.shared;
+        match answer {
+            Answer::Full(mut r) => {
+                r.extensions_mut().insert(CallReport {
+                    attempts: call.finish(shared),
+                });
+                Answer::Full(r)
+            }
+            Answer::Streaming(r) => {
+                let (attempts, delivered) = call.hand_over(shared, now);
+                let (mut parts, body) = r.into_parts();
+                parts.extensions.insert(CallReport { attempts });
+                let body = DeliveredBody {
+                    inner: body,
+                    progress: progress.clone(),
+                    delivered,
+                    shared: self.shared.clone(),
+                };
+                Answer::Streaming(http::Response::from_parts(parts, body.boxed_unsync()))
+            }
+        }
+    }
+
     async fn run(
         &self,
         request: http::Request<Body>,
@@ -349,74 +388,24 @@ impl<E: Engine> Client<E> {
                 drop(context);
                 let snapshot = progress.snapshot();
                 let now = self.clock.now();
-                let draining = self.is_draining();
-                let decision = match result {
+                let ended = Ended {
+                    progress: &snapshot,
+                    draining: self.is_draining(),
+                    now,
+                };
+                let delay = match result {
                     Ok(answer) => {
-                        let retry_after = RetryAfter::from_headers(answer.headers())
-                            .map(|r| r.delay_from(shared.wall.now()));
-                        let decision = call.answered(
-                            shared,
-                            answer.status(),
-                            retry_after,
-                            Ended {
-                                progress: &snapshot,
-                                draining,
-                                now,
-                            },
-                            Some(permit),
-                        );
-                        if let Decision::Stop(_) = decision {
-                            return Ok(match answer {
-                                Answer::Full(mut r) => {
-                                    r.extensions_mut().insert(CallReport {
-                                        attempts: call.finish(shared),
-                                    });
-                                    Answer::Full(r)
-                                }
-                                Answer::Streaming(r) => {
-                                    let (attempts, delivered) = call.hand_over(shared, now);
-                                    let (mut parts, body) = r.into_parts();
-                                    parts.extensions.insert(CallReport { attempts });
-                                    let body = DeliveredBody {
-                                        inner: body,
-                                        progress: progress.clone(),
-                                        delivered,
-                                        shared: self.shared.clone(),
-                                    };
-                                    Answer::Streaming(http::Response::from_parts(
-                                        parts,
-                                        body.boxed_unsync(),
-                                    ))
-                                }
-                            });
+                        let (status, headers) = (answer.status(), answer.headers());
+                        match call.answered(shared, status, headers, ended, Some(permit)) {
+                            Some(delay) => delay,
+                            None => return Ok(self.deliver(&mut call, answer, &progress, now)),
                         }
-                        decision
                     }
                     Err(engine_failure) => {
-                        let (signal, source) = engine_failure.into_parts();
-                        let mut failure = classify(signal, &snapshot);
-                        if let Some(source) = source {
-                            failure = failure.with_source(source);
-                        }
-                        let decision = call.failed(
-                            shared,
-                            &failure,
-                            Ended {
-                                progress: &snapshot,
-                                draining,
-                                now,
-                            },
-                            Some(permit),
-                        );
-                        if let Decision::Stop(_) = decision {
-                            return Err(Error::failed(failure, call.finish(shared)));
-                        }
-                        decision
+                        call.failed(shared, engine_failure, ended, Some(permit))?
                     }
                 };
-                if let Decision::Retry { after, .. } = decision {
-                    tokio::time::sleep(after).await;
-                }
+                tokio::time::sleep(delay).await;
             }
         }
         .instrument(span)
