@@ -1,0 +1,297 @@
+//! The ureq engine over plain HTTP/1.1: progress, failures and what the
+//! core concludes from them.
+
+mod support;
+
+use std::io::{self, Read};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use evident_core::{
+    AttemptStage, BlockingAttemptBody, EngineSignal, ExecutionEvidence, FailureCategory, classify,
+};
+use evident_ureq::UreqEngine;
+use support::*;
+
+fn engine() -> UreqEngine {
+    UreqEngine::builder().build().unwrap()
+}
+
+#[test]
+fn a_200_records_exact_progress_on_a_fresh_connection() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(OK_HELLO);
+    });
+    let attempt = attempt();
+    let (status, body) = fetch(
+        &engine(),
+        post(&format!("http://{addr}/x"), "ping"),
+        &attempt,
+    )
+    .expect("a 200");
+    assert_eq!(status, 200);
+    assert_eq!(&body[..], b"hello");
+
+    let sent = next(&requests);
+    assert!(sent.ends_with(b"\r\n\r\nping"));
+    let seen = attempt.progress.snapshot();
+    assert!(seen.writes_counted_exactly());
+    assert_eq!(
+        seen.bytes_written(),
+        sent.len() as u64,
+        "every byte counted"
+    );
+    assert!(seen.head_written() && seen.body_written() && seen.head_received());
+    assert_eq!(seen.connection_reused(), Some(false));
+    assert_eq!(seen.stage(), Some(AttemptStage::ReadBody));
+    assert_eq!(seen.bytes_read(), 5);
+}
+
+#[test]
+fn a_refused_connection_fails_at_connect_and_proves_not_sent() {
+    let addr = refusing_addr();
+    let attempt = attempt();
+    let failure = send_err(&engine(), get(&format!("http://{addr}/")), &attempt);
+    assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.stage(), Some(AttemptStage::Connect));
+    assert_eq!(seen.bytes_written(), 0);
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.stage(), AttemptStage::Connect);
+    assert_eq!(verdict.category(), FailureCategory::ConnectionRefused);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
+}
+
+#[test]
+fn a_server_closing_after_reading_the_request_is_closed_after_head_and_body() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        // Read the whole request, then close without answering (FIN).
+        conn.next_reported(seen);
+    });
+    let attempt = attempt();
+    let failure = send_err(
+        &engine(),
+        post(&format!("http://{addr}/pay"), "amount=1"),
+        &attempt,
+    );
+    next(&requests);
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let seen = attempt.progress.snapshot();
+    assert!(seen.head_written() && seen.body_written());
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
+    assert_eq!(verdict.category(), FailureCategory::ConnectionClosed);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[test]
+fn a_server_that_never_answers_times_out_at_await_head_by_the_deadline() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        // Hold the connection open, silent, until the client gives up.
+        conn.until_client_closes();
+    });
+    let mut attempt = attempt();
+    let started = Instant::now();
+    attempt.deadline = Some(started + Duration::from_millis(300));
+    let failure = send_err(
+        &engine(),
+        post(&format!("http://{addr}/slow"), "x"),
+        &attempt,
+    );
+    next(&requests);
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    assert!(
+        started.elapsed() < EVENT_TIMEOUT,
+        "the deadline bounded the wait"
+    );
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.stage(), Some(AttemptStage::AwaitHead));
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.category(), FailureCategory::Timeout);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[test]
+fn a_second_request_on_a_pooled_connection_is_recorded_as_reused() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        while conn.next_reported(seen).is_some() {
+            conn.reply(OK_HELLO);
+        }
+    });
+    let engine = engine();
+    let url = format!("http://{addr}/");
+    let first = attempt();
+    fetch(&engine, get(&url), &first).unwrap();
+    let second = attempt();
+    fetch(&engine, get(&url), &second).unwrap();
+    next(&requests);
+    next(&requests);
+    assert_eq!(first.progress.snapshot().connection_reused(), Some(false));
+    let seen = second.progress.snapshot();
+    assert_eq!(seen.connection_reused(), Some(true));
+    assert!(seen.head_written() && seen.body_written() && seen.head_received());
+    // Only the second request's bytes count for the second attempt.
+    assert_eq!(
+        seen.bytes_written(),
+        first.progress.snapshot().bytes_written()
+    );
+}
+
+#[test]
+fn a_partial_head_then_close_is_connection_closed() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(b"HTTP/1.1 200 OK\r\ncontent-le");
+    });
+    let attempt = attempt();
+    let failure = send_err(&engine(), get(&format!("http://{addr}/")), &attempt);
+    next(&requests);
+    // ureq waits for the rest of the head, reads EOF, and reports "peer
+    // disconnected" (UnexpectedEof), as hyper reports an incomplete message.
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[test]
+fn a_malformed_status_line_is_a_protocol_violation() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(b"HTTP/1.1 abc nonsense\r\n\r\n");
+    });
+    let failure = send_err(&engine(), get(&format!("http://{addr}/")), &attempt());
+    next(&requests);
+    assert_eq!(failure.signal(), EngineSignal::Protocol);
+}
+
+#[test]
+fn a_body_cut_short_is_connection_closed_after_the_response() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhel");
+    });
+    let attempt = attempt();
+    let failure = fetch(&engine(), get(&format!("http://{addr}/")), &attempt).unwrap_err();
+    next(&requests);
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.bytes_read(), 3);
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::Responded);
+}
+
+#[test]
+fn statuses_and_redirects_are_answers_never_errors_or_second_requests() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        while conn.next_reported(seen).is_some() {
+            conn.reply(b"HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n");
+            if conn.next_reported(seen).is_none() {
+                return;
+            }
+            conn.reply(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n");
+        }
+    });
+    let engine = engine();
+    let url = format!("http://{addr}/");
+    let (status, _) = fetch(&engine, post(&url, "once"), &attempt()).unwrap();
+    assert_eq!(status, 302);
+    let (status, _) = fetch(&engine, get(&url), &attempt()).unwrap();
+    assert_eq!(status, 503);
+    let first = next(&requests);
+    assert!(first.starts_with(b"POST / "));
+    let second = next(&requests);
+    assert!(
+        second.starts_with(b"GET / "),
+        "the redirect was not followed"
+    );
+}
+
+#[test]
+fn a_streamed_body_is_sent_chunked_and_counted() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(OK_HELLO);
+    });
+    let request = http::Request::put(format!("http://{addr}/upload"))
+        .body(BlockingAttemptBody::Reader(Box::new(io::Cursor::new(
+            b"streamed".to_vec(),
+        ))))
+        .unwrap();
+    let attempt = attempt();
+    fetch(&engine(), request, &attempt).unwrap();
+    let sent = next(&requests);
+    assert!(sent.ends_with(b"8\r\nstreamed\r\n0\r\n\r\n"));
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.bytes_written(), sent.len() as u64);
+    assert!(seen.body_written());
+}
+
+#[test]
+fn a_failing_request_body_is_a_request_body_failure_after_the_head() {
+    struct Failing(bool);
+    impl Read for Failing {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if std::mem::replace(&mut self.0, true) {
+                return Err(io::Error::other("the disk is gone"));
+            }
+            buf[..4].copy_from_slice(b"part");
+            Ok(4)
+        }
+    }
+    let (listener, addr) = listen();
+    let _requests = serve(listener, 1, None, |conn, _| conn.until_client_closes());
+    let request = http::Request::post(format!("http://{addr}/"))
+        .body(BlockingAttemptBody::Reader(Box::new(Failing(false))))
+        .unwrap();
+    let attempt = attempt();
+    let failure = send_err(&engine(), request, &attempt);
+    assert_eq!(failure.signal(), EngineSignal::RequestBody);
+    let seen = attempt.progress.snapshot();
+    assert!(seen.head_written() && !seen.body_written());
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.stage(), AttemptStage::WriteBody);
+    assert_eq!(verdict.category(), FailureCategory::RequestBody);
+}
+
+#[test]
+fn an_attempt_whose_deadline_already_passed_sends_nothing() {
+    let addr = refusing_addr();
+    let mut attempt = attempt();
+    attempt.deadline = Some(Instant::now());
+    let failure = send_err(&engine(), get(&format!("http://{addr}/")), &attempt);
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
+    assert_eq!(verdict.category(), FailureCategory::ConnectTimeout);
+}
+
+#[test]
+fn an_empty_in_memory_body_is_complete_with_the_head() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(OK_HELLO);
+    });
+    let request = http::Request::post(format!("http://{addr}/"))
+        .body(BlockingAttemptBody::Full(Bytes::new()))
+        .unwrap();
+    let attempt = attempt();
+    fetch(&engine(), request, &attempt).unwrap();
+    let sent = next(&requests);
+    assert_eq!(
+        attempt.progress.snapshot().bytes_written(),
+        sent.len() as u64
+    );
+}
