@@ -2,7 +2,7 @@
 //! (all on by default).
 
 use crate::harness::Driver;
-#[allow(unused_imports)]
+#[cfg(feature = "ureq")]
 use crate::scenario::Capability;
 
 /// The hyper 1 engine (HTTP/1.1 and HTTP/2).
@@ -24,10 +24,28 @@ pub fn hyper() -> Driver {
     })
 }
 
+/// The ureq 3 engine (blocking, HTTP/1.1 only).
+#[cfg(feature = "ureq")]
+pub fn ureq() -> Driver {
+    use std::sync::Arc;
+    Driver::blocking("ureq", |env| {
+        Arc::new(
+            evident_ureq::UreqEngine::builder()
+                .root_certificates(env.roots.clone())
+                .host_overrides(env.overrides.clone())
+                .build()
+                .expect("the lab's ureq configuration is valid"),
+        )
+    })
+    .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
+}
+
 /// Every engine this build includes, in matrix column order.
 pub fn built_in() -> Vec<Driver> {
     vec![
         #[cfg(feature = "hyper")]
         hyper(),
+        #[cfg(feature = "ureq")]
+        ureq(),
     ]
 }
