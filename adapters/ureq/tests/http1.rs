@@ -295,3 +295,108 @@ fn an_empty_in_memory_body_is_complete_with_the_head() {
         sent.len() as u64
     );
 }
+
+#[test]
+fn a_stalled_body_times_out_by_the_deadline_after_the_response() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhel");
+        conn.until_client_closes();
+    });
+    let mut attempt = attempt();
+    attempt.deadline = Some(Instant::now() + Duration::from_millis(300));
+    let failure = fetch(&engine(), get(&format!("http://{addr}/")), &attempt).unwrap_err();
+    next(&requests);
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    assert_eq!(verdict.stage(), AttemptStage::ReadBody);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::Responded);
+}
+
+#[test]
+fn a_pooled_connection_the_server_closed_is_replaced_before_anything_is_written() {
+    let (listener, addr) = listen();
+    let (closed, closures) = std::sync::mpsc::channel();
+    let requests = serve(listener, 2, None, move |conn, seen| {
+        if conn.next_reported(seen).is_some() {
+            conn.reply(OK_HELLO);
+        }
+        // The first connection is closed right after its response.
+        conn.close();
+        let _ = closed.send(());
+    });
+    let engine = engine();
+    let url = format!("http://{addr}/");
+    let first = attempt();
+    fetch(&engine, get(&url), &first).unwrap();
+    next(&requests);
+    next(&closures);
+    let second = attempt();
+    fetch(&engine, get(&url), &second).unwrap();
+    next(&requests);
+    // ureq's pool probes an idle connection before lending it and drops a
+    // closed one; nothing was written on it, so nothing is re-sent.
+    assert_eq!(second.progress.snapshot().connection_reused(), Some(false));
+}
+
+#[test]
+fn a_reused_connection_reset_after_the_request_fails_once_and_is_never_resent() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(OK_HELLO);
+        // Take one byte of the next request and close with the rest unread:
+        // the kernel answers with a reset.
+        let mut first_byte = [0u8; 1];
+        if conn.stream.read(&mut first_byte).is_ok() {
+            let _ = seen.send(first_byte.to_vec());
+        }
+    });
+    let engine = engine();
+    let url = format!("http://{addr}/");
+    fetch(&engine, get(&url), &attempt()).unwrap();
+    next(&requests);
+    let attempt = attempt();
+    let failure = fetch(&engine, post(&url, "again"), &attempt).unwrap_err();
+    assert_eq!(next(&requests), b"P");
+    assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.connection_reused(), Some(true));
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+    // The server accepts a single connection: a hidden re-send by ureq would
+    // have had to open a second one, and failed differently.
+}
+
+#[test]
+fn with_expect_100_continue_the_body_is_written_after_the_interim_response() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        // The head alone first: no body is sent before the 100.
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && conn.stream.read(&mut byte).is_ok_and(|n| n == 1) {
+            head.push(byte[0]);
+        }
+        let _ = seen.send(head);
+        conn.reply(b"HTTP/1.1 100 Continue\r\n\r\n");
+        let mut body = [0u8; 4];
+        if conn.stream.read_exact(&mut body).is_ok() {
+            let _ = seen.send(body.to_vec());
+        }
+        conn.reply(OK_HELLO);
+    });
+    let request = http::Request::post(format!("http://{addr}/"))
+        .header("expect", "100-continue")
+        .body(BlockingAttemptBody::Full(Bytes::from_static(b"data")))
+        .unwrap();
+    let attempt = attempt();
+    let (status, _) = fetch(&engine(), request, &attempt).unwrap();
+    assert_eq!(status, 200);
+    let head = next(&requests);
+    assert_eq!(next(&requests), b"data");
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.bytes_written(), head.len() as u64 + 4);
+    assert!(seen.body_written());
+}

@@ -133,3 +133,23 @@ fn a_rejected_certificate_is_not_hidden_by_a_later_refused_address() {
     assert_eq!(verdict.category(), FailureCategory::TlsCertificate);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
 }
+
+#[test]
+fn a_second_https_request_reuses_the_connection() {
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, Some(tls_server()), |conn, seen| {
+        while conn.next_reported(seen).is_some() {
+            conn.reply(OK_HELLO);
+        }
+    });
+    let engine = trusting_engine();
+    let url = format!("https://localhost:{}/", addr.port());
+    fetch(&engine, get(&url), &attempt()).unwrap();
+    let second = attempt();
+    fetch(&engine, get(&url), &second).unwrap();
+    next(&requests);
+    let sent = next(&requests);
+    let seen = second.progress.snapshot();
+    assert_eq!(seen.connection_reused(), Some(true));
+    assert_eq!(seen.bytes_written(), sent.len() as u64);
+}

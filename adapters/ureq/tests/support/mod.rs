@@ -186,6 +186,14 @@ impl RequestReader {
         let _ = self.stream.flush();
     }
 
+    /// Closes the connection now (rather than when the handler returns).
+    pub fn close(&mut self) {
+        drop(std::mem::replace(
+            &mut self.stream,
+            Box::new(std::io::Cursor::new(Vec::new())),
+        ));
+    }
+
     /// Blocks until the client closes the connection (EOF or error).
     pub fn until_client_closes(&mut self) {
         let mut chunk = [0u8; 1024];
