@@ -24,12 +24,21 @@
 //! carries the decided signal; everything ureq raises itself happens on an
 //! established connection ([`ErrorSite::Exchange`]).
 //!
+//! # A reset is not the end of a body
+//!
+//! ureq's body reader treats `ConnectionReset` and `ConnectionAborted` like
+//! EOF: for a close-delimited body (no `content-length`, no chunking) a
+//! reset would end the body early *without an error*. The transport hands
+//! ureq such read errors wrapped (kind `Other`), so ureq reports them, and
+//! this classifier unwraps them to [`EngineSignal::ConnectionReset`].
+//!
 //! # The rules, most specific first
 //!
 //! | found in the chain | signal |
 //! | --- | --- |
 //! | a failure the engine's resolver or connector already classified | that signal |
 //! | our request body failed | [`EngineSignal::RequestBody`] |
+//! | a reset while reading (hidden from ureq, see below) | [`EngineSignal::ConnectionReset`] |
 //! | rustls `InvalidCertificate(..)` / `InvalidCertRevocationList(..)` | [`EngineSignal::TlsCertificate`] |
 //! | I/O `TimedOut` / `WouldBlock` (a socket timeout), `ureq::Error::Timeout` | [`EngineSignal::TimedOut`] |
 //! | anything else during the TLS handshake (alerts, EOF, resets) | [`EngineSignal::TlsHandshake`] |
@@ -107,6 +116,9 @@ pub fn classify_at(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineS
     }
     if find::<RequestBodyError>(error).is_some() {
         return EngineSignal::RequestBody;
+    }
+    if find::<PeerReset>(error).is_some() {
+        return EngineSignal::ConnectionReset;
     }
     if let Some(
         rustls::Error::InvalidCertificate(_) | rustls::Error::InvalidCertRevocationList(_),
@@ -226,6 +238,32 @@ impl fmt::Display for RequestBodyError {
 }
 
 impl StdError for RequestBodyError {
+    fn source(&self) -> Option<&(dyn StdError + 'static)> {
+        Some(&self.0)
+    }
+}
+
+/// The peer reset the connection while ureq was reading. The transport
+/// hides the reset's `ErrorKind` from ureq in this type: ureq's body reader
+/// takes a reset for the end of a close-delimited body and would return a
+/// truncated body as complete.
+#[derive(Debug)]
+pub(crate) struct PeerReset(io::Error);
+
+impl PeerReset {
+    /// Wraps a reset in an `io::Error` of kind `Other`.
+    pub(crate) fn wrap(error: io::Error) -> io::Error {
+        io::Error::other(PeerReset(error))
+    }
+}
+
+impl fmt::Display for PeerReset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "connection reset by peer: {}", self.0)
+    }
+}
+
+impl StdError for PeerReset {
     fn source(&self) -> Option<&(dyn StdError + 'static)> {
         Some(&self.0)
     }
@@ -416,6 +454,18 @@ mod tests {
         // Also when ureq's `From<io::Error>` has seen it.
         let e = ureq::Error::from(RequestBodyError::wrap(io(io::ErrorKind::TimedOut)));
         assert_eq!(exchange(e), EngineSignal::RequestBody);
+    }
+
+    #[test]
+    fn a_reset_hidden_from_ureq_is_still_a_reset() {
+        let e = ureq::Error::Io(PeerReset::wrap(io(io::ErrorKind::ConnectionReset)));
+        assert_eq!(exchange(e), EngineSignal::ConnectionReset);
+        // As a body read reports it: `into_io` unpacks `Error::Io`.
+        let e = PeerReset::wrap(io(io::ErrorKind::ConnectionAborted));
+        assert_eq!(
+            classify_at(&e, ErrorSite::Exchange),
+            EngineSignal::ConnectionReset
+        );
     }
 
     #[test]

@@ -35,6 +35,7 @@ use ureq::Timeout;
 use ureq::unversioned::transport::{Buffers, LazyBuffers, NextTimeout, Transport};
 
 use crate::attempt::{self, Attempt, BodyShape};
+use crate::classify::PeerReset;
 
 /// The shortest socket timeout set: `set_read_timeout(Some(ZERO))` is an
 /// error, and a budget this small is as good as spent.
@@ -360,6 +361,10 @@ impl Transport for CountingTransport {
             match result {
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // ureq takes a reset while reading a body for the body's
+                // end, which silently truncates a close-delimited body.
+                // Hidden from ureq's check, it stays an error.
+                Err(e) if is_reset(&e) => return Err(PeerReset::wrap(e).into()),
                 Err(e) => return Err(budget.io_error(e)),
             }
         };
@@ -378,6 +383,13 @@ impl Transport for CountingTransport {
     fn is_tls(&self) -> bool {
         matches!(self.stream, Stream::Tls(_))
     }
+}
+
+fn is_reset(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionReset | io::ErrorKind::ConnectionAborted
+    )
 }
 
 /// Whether an idle connection still looks usable: nothing to read (no EOF,

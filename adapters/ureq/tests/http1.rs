@@ -3,7 +3,7 @@
 
 mod support;
 
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -399,4 +399,36 @@ fn with_expect_100_continue_the_body_is_written_after_the_interim_response() {
     let seen = attempt.progress.snapshot();
     assert_eq!(seen.bytes_written(), head.len() as u64 + 4);
     assert!(seen.body_written());
+}
+
+#[test]
+fn a_reset_during_a_close_delimited_body_is_an_error_not_a_short_body() {
+    let (listener, addr) = listen();
+    let (seen, requests) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let Ok((mut tcp, _)) = listener.accept() else {
+            return;
+        };
+        // Read only the head...
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && tcp.read(&mut byte).is_ok_and(|n| n == 1) {
+            head.push(byte[0]);
+        }
+        // ...wait until the body is here, unread, so that closing resets...
+        let _ = tcp.peek(&mut byte);
+        let _ = seen.send(head);
+        // ...and answer with a body that ends when the connection does.
+        let _ = tcp.write_all(b"HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nhel");
+    });
+    let outcome = fetch(
+        &engine(),
+        post(&format!("http://{addr}/"), "unread body"),
+        &attempt(),
+    );
+    next(&requests);
+    // ureq alone would take the reset for the end of the body and return a
+    // complete-looking "hel".
+    let failure = outcome.expect_err("a reset must not end a body");
+    assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
 }
