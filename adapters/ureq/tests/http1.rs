@@ -432,3 +432,28 @@ fn a_reset_during_a_close_delimited_body_is_an_error_not_a_short_body() {
     let failure = outcome.expect_err("a reset must not end a body");
     assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
 }
+
+#[test]
+fn a_large_body_is_counted_exactly_across_many_writes() {
+    // Larger than ureq's 128 KiB output buffer: several transmits.
+    const SIZE: usize = 300 * 1024;
+    let (listener, addr) = listen();
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        let mut reply = format!("HTTP/1.1 200 OK\r\ncontent-length: {SIZE}\r\n\r\n").into_bytes();
+        reply.resize(reply.len() + SIZE, b'r');
+        conn.reply(&reply);
+    });
+    let request = http::Request::put(format!("http://{addr}/big"))
+        .body(BlockingAttemptBody::Full(Bytes::from(vec![b'q'; SIZE])))
+        .unwrap();
+    let attempt = attempt();
+    let (status, body) = fetch(&engine(), request, &attempt).unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(body.len(), SIZE);
+    let sent = next(&requests);
+    let seen = attempt.progress.snapshot();
+    assert_eq!(seen.bytes_written(), sent.len() as u64);
+    assert!(seen.head_written() && seen.body_written());
+    assert_eq!(seen.bytes_read(), SIZE as u64);
+}

@@ -153,3 +153,22 @@ fn a_second_https_request_reuses_the_connection() {
     assert_eq!(seen.connection_reused(), Some(true));
     assert_eq!(seen.bytes_written(), sent.len() as u64);
 }
+
+#[test]
+fn a_silent_handshake_times_out_at_the_tls_stage_and_proves_not_sent() {
+    let (listener, addr) = listen();
+    // Accept, read nothing, answer nothing, until the client gives up.
+    let _requests = serve(listener, 1, None, |conn, _| conn.until_client_closes());
+    let mut attempt = attempt();
+    attempt.deadline = Some(std::time::Instant::now() + std::time::Duration::from_millis(300));
+    let failure = send_err(
+        &trusting_engine(),
+        get(&format!("https://localhost:{}/", addr.port())),
+        &attempt,
+    );
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    assert_eq!(verdict.stage(), AttemptStage::Tls);
+    assert_eq!(verdict.category(), FailureCategory::ConnectTimeout);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
+}
