@@ -39,6 +39,18 @@
 //! | `head_received` | `Agent::run` returned a response | exact |
 //! | `read(n)` | response body bytes delivered | exact |
 //!
+//! # What ureq 3.5 does that this crate works around
+//!
+//! * Its `TcpConnector` reports only the last address's failure and gives
+//!   up on errors it does not deem address-specific; its `RustlsConnector`
+//!   raises handshake failures as plain I/O errors, indistinguishable from a
+//!   failure on an established connection. Hence the own connector.
+//! * Its body reader takes `ConnectionReset`/`ConnectionAborted` for the end
+//!   of a body, which silently truncates a close-delimited body; the
+//!   transport hides the kind from ureq (see [`classify`]).
+//! * Its 100-continue wait expects a timeout as `ureq::Error::Timeout`, so
+//!   the transport reports socket timeouts that way.
+//!
 //! # Timeouts
 //!
 //! The core owns the deadline. Each `send` gives ureq a global timeout of
