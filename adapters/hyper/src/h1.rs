@@ -18,7 +18,7 @@ use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
 
 use crate::classify::{ErrorSite, RequestBodyError, classify};
-use crate::io::{CountingIo, Slot, Tracker, Transport};
+use crate::io::{CountingIo, IdleProbe, Slot, Tracker, Transport};
 use crate::origin::Origin;
 use crate::pool::Pool;
 
@@ -28,6 +28,7 @@ use crate::pool::Pool;
 pub(crate) struct H1Conn {
     sender: http1::SendRequest<TrackedBody>,
     slot: Arc<Slot>,
+    probe: IdleProbe,
 }
 
 impl H1Conn {
@@ -35,6 +36,7 @@ impl H1Conn {
     /// No I/O happens here: HTTP/1.1 has no preface.
     pub(crate) async fn handshake(io: Transport) -> Result<H1Conn, hyper::Error> {
         let slot = Arc::new(Slot::default());
+        let probe = IdleProbe::new(io.tcp());
         let io = TokioIo::new(CountingIo::new(io, slot.clone()));
         let (sender, connection) = http1::Builder::new().handshake(io).await?;
         // The connection's own error reaches the request in flight, which is
@@ -42,11 +44,18 @@ impl H1Conn {
         tokio::spawn(async move {
             let _ = connection.await;
         });
-        Ok(H1Conn { sender, slot })
+        Ok(H1Conn {
+            sender,
+            slot,
+            probe,
+        })
     }
 
+    /// Whether the connection can no longer serve a request: hyper's
+    /// dispatcher closed, or (for an idle connection) the peer closed it or
+    /// sent something unasked.
     pub(crate) fn is_closed(&self) -> bool {
-        self.sender.is_closed()
+        self.sender.is_closed() || self.probe.peer_went_away()
     }
 
     /// Waits until hyper's dispatcher takes a new request: `Err` when the

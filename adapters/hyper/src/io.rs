@@ -25,6 +25,50 @@ pub(crate) enum Transport {
     Tls(Box<TlsStream<TcpStream>>),
 }
 
+impl Transport {
+    /// The TCP stream under any TLS.
+    pub(crate) fn tcp(&self) -> &TcpStream {
+        match self {
+            Transport::Tcp(s) => s,
+            Transport::Tls(s) => s.get_ref().0,
+        }
+    }
+}
+
+/// A second handle on an idle connection's socket, to look at it without
+/// reading: an idle HTTP/1.1 connection must have nothing to read. Waiting
+/// for hyper's connection task to notice the peer's close is a race the
+/// request can lose (it would then be written into a dead connection and
+/// end ambiguous); looking at the socket itself at checkout is not.
+#[derive(Debug)]
+pub(crate) struct IdleProbe {
+    socket: Option<socket2::Socket>,
+}
+
+impl IdleProbe {
+    /// A probe on `tcp` (a duplicate of its descriptor, non-blocking like it).
+    pub(crate) fn new(tcp: &TcpStream) -> Self {
+        IdleProbe {
+            socket: socket2::SockRef::from(tcp).try_clone().ok(),
+        }
+    }
+
+    /// Whether the idle connection can no longer serve a request: the peer
+    /// closed it, or sent something no request asked for (a close_notify,
+    /// stray bytes). Without a probe, nothing is known to be wrong.
+    pub(crate) fn peer_went_away(&self) -> bool {
+        let Some(socket) = &self.socket else {
+            return false;
+        };
+        let mut byte = [std::mem::MaybeUninit::<u8>::uninit(); 1];
+        match socket.peek(&mut byte) {
+            Err(e) => e.kind() != io::ErrorKind::WouldBlock,
+            // EOF, or unsolicited bytes on an idle connection.
+            Ok(_) => true,
+        }
+    }
+}
+
 macro_rules! delegate {
     ($self:ident, $s:ident => $e:expr) => {
         match $self.get_mut() {

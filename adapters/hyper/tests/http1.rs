@@ -229,3 +229,59 @@ impl http_body::Body for FailingBody {
         }
     }
 }
+
+/// Reads one request head (and its `content-length` body) from a blocking
+/// stream.
+fn read_request_blocking(stream: &mut std::net::TcpStream) {
+    use std::io::Read;
+    let mut seen = Vec::new();
+    let mut byte = [0u8; 1];
+    while !seen.ends_with(b"\r\n\r\n") {
+        assert_eq!(stream.read(&mut byte).unwrap(), 1, "request head cut short");
+        seen.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&seen).to_ascii_lowercase();
+    let length = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .map_or(0, |v| v.trim().parse::<usize>().unwrap());
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).unwrap();
+}
+
+/// The race this closes: the server's FIN is already in the client's socket,
+/// but hyper's connection task has not run since (a single-threaded runtime
+/// that did not yield). A checkout that only asks hyper would hand out the
+/// dead connection and the POST would be written into it, ending ambiguous.
+#[tokio::test(flavor = "current_thread")]
+async fn an_idle_connection_the_server_closed_is_never_used_even_before_hyper_notices() {
+    use std::io::Write;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (close_tx, close_rx) = std::sync::mpsc::channel::<()>();
+    let (closed_tx, closed_rx) = std::sync::mpsc::channel::<()>();
+    let server = std::thread::spawn(move || {
+        let (mut first, _) = listener.accept().unwrap();
+        read_request_blocking(&mut first);
+        first.write_all(OK_HELLO).unwrap();
+        close_rx.recv().unwrap();
+        drop(first);
+        closed_tx.send(()).unwrap();
+        let (mut second, _) = listener.accept().unwrap();
+        read_request_blocking(&mut second);
+        second.write_all(OK_HELLO).unwrap();
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+
+    close_tx.send(()).unwrap();
+    // Block (not await) until the server closed: hyper's connection task
+    // gets no chance to read the FIN before the next checkout.
+    closed_rx.recv().unwrap();
+    let second = attempt();
+    let (status, _) = fetch(&engine, post(&url, "pay"), &second).await.unwrap();
+    assert_eq!(status.as_u16(), 200);
+    assert_eq!(second.progress.snapshot().connection_reused(), Some(false));
+    server.join().unwrap();
+}
