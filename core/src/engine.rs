@@ -240,6 +240,12 @@ pub trait BlockingResponseBody: Send {
     fn next_chunk(&mut self) -> Result<Option<Bytes>, EngineFailure>;
 }
 
+impl fmt::Debug for dyn BlockingResponseBody {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("BlockingResponseBody")
+    }
+}
+
 /// A blocking HTTP engine: executes one attempt on the calling thread.
 pub trait BlockingEngine: Send + Sync + 'static {
     /// The engine's name, as the conformance matrix shows it.

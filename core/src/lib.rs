@@ -25,6 +25,7 @@ pub mod client;
 pub mod config;
 pub mod decide;
 pub mod engine;
+pub mod errors;
 pub mod failure;
 pub mod observe;
 pub mod progress;

@@ -47,14 +47,10 @@
 //! [`EngineSignal::CancelledUnsent`] before consulting this classifier.
 
 use std::error::Error as StdError;
-use std::fmt;
 use std::io;
 
-use evident_core::{BoxError, EngineSignal, GoAwayScope};
-
-/// How deep the walk goes before giving up: error chains are a handful of
-/// links long; the bound only protects against a cyclic `source()`.
-const MAX_CHAIN_DEPTH: usize = 32;
+use evident_core::errors;
+use evident_core::{EngineSignal, GoAwayScope};
 
 /// Where in the attempt an error was raised. The same I/O error means
 /// different things at different places: a refused connection only exists
@@ -82,30 +78,8 @@ impl ErrorSite {
     };
 }
 
-/// Producing the request body failed. The engine wraps the body's own error
-/// in this type before hyper or h2 sees it, so the classifier can tell a
-/// failing body from a failing connection.
-#[derive(Debug)]
-pub struct RequestBodyError(BoxError);
-
-impl RequestBodyError {
-    /// Wraps the request body's error.
-    pub fn new(error: impl Into<BoxError>) -> Self {
-        RequestBodyError(error.into())
-    }
-}
-
-impl fmt::Display for RequestBodyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "request body failed: {}", self.0)
-    }
-}
-
-impl StdError for RequestBodyError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(&*self.0)
-    }
-}
+/// Marks a failing request body (shared with every adapter).
+pub use evident_core::errors::RequestBodyError;
 
 /// Translates an error raised at `site` into a signal.
 ///
@@ -218,52 +192,27 @@ fn tls_signal(e: &rustls::Error, site: ErrorSite) -> EngineSignal {
 }
 
 fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
-    use io::ErrorKind as K;
-    match kind {
-        K::ConnectionRefused if site == ErrorSite::Connect => EngineSignal::ConnectionRefused,
-        K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe => EngineSignal::ConnectionReset,
-        K::UnexpectedEof | K::NotConnected => EngineSignal::ConnectionClosed,
-        K::TimedOut => EngineSignal::TimedOut,
-        kind => EngineSignal::Io(kind),
-    }
+    errors::io_signal(kind, site == ErrorSite::Connect)
 }
 
-/// The first error of type `T` in the chain.
+/// The first error of type `T` in the chain, h2's hidden I/O errors
+/// included.
 fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
-    chain(error).find_map(|e| e.downcast_ref::<T>())
+    errors::find(error, unwrap_h2)
 }
 
-/// The error and everything it wraps, including the links `source()` hides.
-fn chain<'a>(
-    error: &'a (dyn StdError + 'static),
-) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
-    let mut next = Some(error);
-    let mut depth = 0;
-    std::iter::from_fn(move || {
-        let current = next?;
-        depth += 1;
-        next = if depth < MAX_CHAIN_DEPTH {
-            wrapped(current)
-        } else {
-            None
-        };
-        Some(current)
-    })
-}
-
-fn wrapped<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
-    if let Some(io) = error.downcast_ref::<io::Error>() {
-        return io.get_ref().map(|inner| inner as &(dyn StdError + 'static));
-    }
-    if let Some(h2) = error.downcast_ref::<h2::Error>() {
-        return h2.get_io().map(|inner| inner as &(dyn StdError + 'static));
-    }
-    error.source()
+/// h2 keeps its I/O error behind `get_io()`, not `source()`.
+fn unwrap_h2<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
+    error
+        .downcast_ref::<h2::Error>()
+        .and_then(h2::Error::get_io)
+        .map(|io| io as &(dyn StdError + 'static))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt;
 
     fn io(kind: io::ErrorKind) -> io::Error {
         io::Error::from(kind)

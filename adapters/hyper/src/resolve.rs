@@ -5,18 +5,6 @@ use std::net::{IpAddr, SocketAddr};
 
 use evident_core::{EngineFailure, EngineSignal, HostOverride, HostOverrides};
 
-/// What the system resolver (glibc, musl, macOS) says when a name does not
-/// exist. `std` reports every `getaddrinfo` failure with the same
-/// `ErrorKind`, so the message is the only way to tell "no such name"
-/// (permanent) from "temporary failure in name resolution" (not).
-const NOT_FOUND_MESSAGES: &[&str] = &[
-    "Name or service not known",
-    "No address associated with hostname",
-    "nodename nor servname provided",
-    "Name does not resolve",
-    "No such host is known",
-];
-
 /// The addresses to try for `host`, in order, each with `port`.
 pub(crate) async fn resolve(
     host: &str,
@@ -51,8 +39,7 @@ pub(crate) async fn resolve(
 }
 
 fn is_not_found(e: &io::Error) -> bool {
-    let message = e.to_string();
-    e.kind() == io::ErrorKind::NotFound || NOT_FOUND_MESSAGES.iter().any(|m| message.contains(m))
+    evident_core::errors::is_name_not_found(e)
 }
 
 fn not_found(host: &str, by: &str) -> EngineFailure {

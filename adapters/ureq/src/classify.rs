@@ -57,11 +57,8 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::io;
 
+use evident_core::errors;
 use evident_core::{BoxError, EngineSignal};
-
-/// How deep the walk goes before giving up: error chains are a handful of
-/// links long; the bound only protects against a cyclic `source()`.
-const MAX_CHAIN_DEPTH: usize = 32;
 
 /// Where in the attempt an error was raised.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,14 +170,7 @@ fn is_timeout(error: &(dyn StdError + 'static)) -> bool {
 }
 
 fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
-    use io::ErrorKind as K;
-    match kind {
-        K::ConnectionRefused if site == ErrorSite::Connect => EngineSignal::ConnectionRefused,
-        K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe => EngineSignal::ConnectionReset,
-        K::UnexpectedEof | K::NotConnected => EngineSignal::ConnectionClosed,
-        K::TimedOut | K::WouldBlock => EngineSignal::TimedOut,
-        kind => EngineSignal::Io(kind),
-    }
+    errors::io_signal(kind, site == ErrorSite::Connect)
 }
 
 /// A failure this engine's resolver or connector already classified (with
@@ -218,29 +208,12 @@ impl StdError for Classified {
     }
 }
 
-/// Producing the request body failed. The engine wraps the body reader's
-/// own error in this type before ureq sees it, so the classifier can tell a
-/// failing body from a failing connection.
-#[derive(Debug)]
-pub(crate) struct RequestBodyError(io::Error);
+/// Producing the request body failed (the marker every adapter shares).
+pub(crate) use evident_core::errors::RequestBodyError;
 
-impl RequestBodyError {
-    /// Wraps a body reader's error in an `io::Error` ureq passes through.
-    pub(crate) fn wrap(error: io::Error) -> io::Error {
-        io::Error::other(RequestBodyError(error))
-    }
-}
-
-impl fmt::Display for RequestBodyError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "request body failed: {}", self.0)
-    }
-}
-
-impl StdError for RequestBodyError {
-    fn source(&self) -> Option<&(dyn StdError + 'static)> {
-        Some(&self.0)
-    }
+/// Wraps a body reader's error in an `io::Error` ureq passes through.
+pub(crate) fn request_body_error(error: io::Error) -> io::Error {
+    io::Error::other(RequestBodyError::new(error))
 }
 
 /// The peer reset the connection while ureq was reading. The transport
@@ -269,42 +242,25 @@ impl StdError for PeerReset {
     }
 }
 
-/// The first error of type `T` in the chain.
+/// The first error of type `T` in the chain, inside ureq's errors too.
 fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
-    chain(error).find_map(|e| e.downcast_ref::<T>())
+    errors::find(error, unwrap_ureq)
 }
 
-/// The error and everything it wraps, including the links `source()` hides.
+/// The chain, inside ureq's errors too.
 fn chain<'a>(
     error: &'a (dyn StdError + 'static),
 ) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
-    let mut next = Some(error);
-    let mut depth = 0;
-    std::iter::from_fn(move || {
-        let current = next?;
-        depth += 1;
-        next = if depth < MAX_CHAIN_DEPTH {
-            wrapped(current)
-        } else {
-            None
-        };
-        Some(current)
-    })
+    errors::chain(error, unwrap_ureq)
 }
 
-fn wrapped<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
-    if let Some(io) = error.downcast_ref::<io::Error>() {
-        return io.get_ref().map(|inner| inner as &(dyn StdError + 'static));
+/// `ureq::Error` implements `Error` without `source()`.
+fn unwrap_ureq<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
+    match error.downcast_ref::<ureq::Error>()? {
+        ureq::Error::Io(io) => Some(io),
+        ureq::Error::Other(other) => Some(&**other),
+        _ => None,
     }
-    if let Some(ureq) = error.downcast_ref::<ureq::Error>() {
-        // `ureq::Error` implements `Error` without `source()`.
-        return match ureq {
-            ureq::Error::Io(io) => Some(io),
-            ureq::Error::Other(other) => Some(&**other),
-            _ => None,
-        };
-    }
-    error.source()
 }
 
 #[cfg(test)]
@@ -449,10 +405,10 @@ mod tests {
 
     #[test]
     fn a_failing_request_body_wins_over_the_io_error_around_it() {
-        let e = ureq::Error::Io(RequestBodyError::wrap(io(io::ErrorKind::ConnectionReset)));
+        let e = ureq::Error::Io(request_body_error(io(io::ErrorKind::ConnectionReset)));
         assert_eq!(exchange(e), EngineSignal::RequestBody);
         // Also when ureq's `From<io::Error>` has seen it.
-        let e = ureq::Error::from(RequestBodyError::wrap(io(io::ErrorKind::TimedOut)));
+        let e = ureq::Error::from(request_body_error(io(io::ErrorKind::TimedOut)));
         assert_eq!(exchange(e), EngineSignal::RequestBody);
     }
 

@@ -16,7 +16,7 @@ use ureq::{AsSendBody, SendBody};
 
 use crate::attempt::{self, Attempt, BodyShape};
 use crate::builder::UreqEngineBuilder;
-use crate::classify::{ErrorSite, RequestBodyError, classify, classify_at};
+use crate::classify::{ErrorSite, classify, classify_at, request_body_error};
 
 /// The size of the chunks a response body is read in: large enough that a
 /// body of a few hundred kilobytes takes a handful of reads, small enough
@@ -149,7 +149,7 @@ impl Read for MarkErrors {
             match self.0.read(buf) {
                 // Not a failure, and ureq would take it for one.
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                result => return result.map_err(RequestBodyError::wrap),
+                result => return result.map_err(request_body_error),
             }
         }
     }

@@ -12,19 +12,6 @@ use ureq::unversioned::transport::NextTimeout;
 use crate::attempt;
 use crate::classify::{Classified, ErrorSite, classify_at};
 
-/// What the system resolver (glibc, musl, macOS, Windows) says when a name
-/// does not exist. `std` reports every `getaddrinfo` failure with the same
-/// `ErrorKind`, so the message is the only way to tell "no such name"
-/// (permanent) from "temporary failure in name resolution" (not). The same
-/// list as the hyper adapter's, so both engines agree.
-const NOT_FOUND_MESSAGES: &[&str] = &[
-    "Name or service not known",
-    "No address associated with hostname",
-    "nodename nor servname provided",
-    "Name does not resolve",
-    "No such host is known",
-];
-
 /// ureq's resolver: overrides, IP literals, then the system resolver, with
 /// every failure classified at the resolve site.
 #[derive(Debug, Default)]
@@ -121,8 +108,7 @@ fn system_failure(host: &str, e: ureq::Error) -> ureq::Error {
 }
 
 fn is_not_found(e: &io::Error) -> bool {
-    let message = e.to_string();
-    e.kind() == io::ErrorKind::NotFound || NOT_FOUND_MESSAGES.iter().any(|m| message.contains(m))
+    evident_core::errors::is_name_not_found(e)
 }
 
 #[cfg(test)]
