@@ -7,6 +7,7 @@
 //! | feature | module | engine |
 //! |---|---|---|
 //! | `hyper` | [`hyper`] | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
+//! | `ureq` | [`ureq`] | ureq 3 (blocking, HTTP/1.1) |
 //!
 //! ```
 //! use evident::client::{Body, CallOptions, Client};
@@ -35,3 +36,7 @@ pub use evident_core::*;
 /// The hyper engine (feature `hyper`).
 #[cfg(feature = "hyper")]
 pub use evident_hyper as hyper;
+
+/// The ureq engine (feature `ureq`).
+#[cfg(feature = "ureq")]
+pub use evident_ureq as ureq;
