@@ -180,10 +180,13 @@ fn start_fault(fault: &Fault) -> std::io::Result<Target> {
         servers: vec![server],
     };
     Ok(match fault {
-        Fault::Http1 { script, tls } => {
+        Fault::Http1 { script, tls, ipv6 } => {
             let mut server = Http1Server::new(script.clone());
             if *tls {
                 server = server.tls();
+            }
+            if *ipv6 {
+                server = server.bind(SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, 0)));
             }
             single(server.start()?, false)
         }
@@ -249,7 +252,7 @@ fn start_fault(fault: &Fault) -> std::io::Result<Target> {
 fn client_builder(scenario: &Scenario) -> ClientBuilder {
     let policy = RetryPolicy::builder()
         .max_attempts(scenario.client.max_attempts)
-        .base_backoff(Duration::from_millis(20))
+        .base_backoff(crate::table::CONFORMANCE_BASE_BACKOFF)
         .max_backoff(Duration::from_millis(100))
         .jitter(0.0)
         .no_budget()

@@ -70,6 +70,14 @@ macro_rules! conformance_tests {
             h2_stream_reset_internal_error,
             idempotency_key_after_ambiguous_failure,
             circuit_opens_on_503s,
+            ok_200_ipv6,
+            closed_after_request_tls,
+            connection_close_then_next_call,
+            redirect_is_an_answer,
+            retry_after_malformed_uses_backoff,
+            h2_refused_stream_tls,
+            h2_goaway_above_stream_tls,
+            h2_never_answers,
             deadline_leaves_no_time,
         );
     };

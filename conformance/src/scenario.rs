@@ -33,6 +33,8 @@ pub enum Fault {
         script: Vec<Http1Behaviour>,
         /// Serve over TLS.
         tls: bool,
+        /// Listen on `::1` instead of `127.0.0.1`.
+        ipv6: bool,
     },
     /// An HTTP/2 server playing a script (h2c by prior knowledge, or TLS
     /// with ALPN `h2`).

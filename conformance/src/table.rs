@@ -28,11 +28,19 @@ use crate::scenario::{
 };
 
 fn h1(script: Vec<H1>) -> Fault {
-    Fault::Http1 { script, tls: false }
+    Fault::Http1 {
+        script,
+        tls: false,
+        ipv6: false,
+    }
 }
 
 fn h1_tls(script: Vec<H1>) -> Fault {
-    Fault::Http1 { script, tls: true }
+    Fault::Http1 {
+        script,
+        tls: true,
+        ipv6: false,
+    }
 }
 
 fn h2c(script: Vec<H2>) -> Fault {
@@ -68,6 +76,10 @@ fn succeeded() -> Expect {
 fn empty_post() -> CallSpec {
     CallSpec::post().body(BodySpec::Empty)
 }
+
+/// The conformance client's first backoff (no jitter), which a retry
+/// without a usable `Retry-After` waits exactly.
+pub const CONFORMANCE_BASE_BACKOFF: Duration = Duration::from_millis(20);
 
 /// Every scenario, in table order.
 pub fn scenarios() -> Vec<Scenario> {
@@ -597,6 +609,109 @@ pub fn scenarios() -> Vec<Scenario> {
                 key_receipts: None,
             },
         },
+        Scenario::one_call(
+            "ok_200_ipv6",
+            "baseline on the IPv6 loopback",
+            Fault::Http1 {
+                script: vec![H1::Respond(ok())],
+                tls: false,
+                ipv6: true,
+            },
+            CallSpec::post(),
+            vec![succeeded()],
+            1,
+        ),
+        Scenario::one_call(
+            "closed_after_request_tls",
+            "a close after the request over TLS is as ambiguous as over TCP",
+            h1_tls(vec![
+                H1::CloseAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
+            1,
+        ),
+        Scenario {
+            name: "connection_close_then_next_call",
+            summary: "a response with Connection: close is final for its connection; the next call opens a new one without a failed attempt",
+            fault: h1(vec![H1::Respond(ok().close()), H1::Respond(ok())]),
+            client: DEFAULT_CLIENT,
+            calls: vec![CallSpec::post(), CallSpec::post()],
+            expected: vec![vec![succeeded()], vec![succeeded()]],
+            server: ServerExpect {
+                executions: 2,
+                requests: Some(2),
+                key_receipts: None,
+            },
+        },
+        Scenario::one_call(
+            "redirect_is_an_answer",
+            "a redirect is never followed by the engine: it is an answer, not retried",
+            h1(vec![
+                H1::Respond(status(302).header("location", "/elsewhere")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![Expect::answered(302, stop(X::StatusNotRetryable))],
+            0,
+        )
+        .requests(1),
+        Scenario::one_call(
+            "retry_after_malformed_uses_backoff",
+            "an unparseable Retry-After is ignored: the retry waits the ordinary backoff",
+            h1(vec![
+                H1::Respond(status(503).header("retry-after", "soon")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                Expect::answered(503, retry(R::RetryableStatus))
+                    .delay(DelayCheck::Exactly(CONFORMANCE_BASE_BACKOFF)),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_refused_stream_tls",
+            "REFUSED_STREAM on a connection negotiated by ALPN",
+            h2_tls(vec![H2::RefusedStream, H2::Respond(ok())]),
+            empty_post(),
+            vec![
+                Expect::failed(
+                    S::AwaitHead,
+                    C::StreamRefused,
+                    E::NotProcessed,
+                    retry(R::NotProcessed),
+                ),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_goaway_above_stream_tls",
+            "GOAWAY below the stream on a connection negotiated by ALPN",
+            h2_tls(vec![H2::GoAwayAboveLastStreamId, H2::Respond(ok())]),
+            empty_post(),
+            vec![
+                Expect::failed(
+                    S::AwaitHead,
+                    C::GoAway,
+                    E::NotProcessed,
+                    retry(R::NotProcessed),
+                ),
+                succeeded(),
+            ],
+            1,
+        ),
+        Scenario::one_call(
+            "h2_never_answers",
+            "an HTTP/2 stream that is never answered times out ambiguous",
+            h2c(vec![H2::NeverAnswer { execute: true }, H2::Respond(ok())]),
+            empty_post(),
+            vec![after_write(C::Timeout, stop(X::NotIdempotent))],
+            1,
+        ),
         Scenario::one_call(
             "deadline_leaves_no_time",
             "the deadline ends the attempt and leaves too little time for another",
