@@ -85,7 +85,7 @@ pub const CONFORMANCE_BASE_BACKOFF: Duration = Duration::from_millis(20);
 pub fn scenarios() -> Vec<Scenario> {
     let after_write =
         |category, then| Expect::failed(S::AwaitHead, category, E::SentNoResponse, then);
-    let http_date_in_two_seconds =
+    let http_date_in_three_seconds =
         httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(2));
     vec![
         Scenario::one_call(
@@ -460,7 +460,7 @@ pub fn scenarios() -> Vec<Scenario> {
             "retry_after_http_date",
             "429 with Retry-After as an HTTP-date is honoured",
             h1(vec![
-                H1::Respond(status(429).header("retry-after", &http_date_in_two_seconds)),
+                H1::Respond(status(429).header("retry-after", &http_date_in_three_seconds)),
                 H1::Respond(ok()),
             ]),
             CallSpec::idempotent_get(),
