@@ -78,6 +78,12 @@ macro_rules! conformance_tests {
             h2_refused_stream_tls,
             h2_goaway_above_stream_tls,
             h2_never_answers,
+            reset_after_request_idempotent,
+            partial_head_then_close_idempotent,
+            body_stalls_idempotent,
+            status_500_idempotent,
+            h2_goaway_covering_stream_idempotent,
+            h2_stream_reset_internal_error_idempotent,
             deadline_leaves_no_time,
         );
     };

@@ -712,6 +712,103 @@ pub fn scenarios() -> Vec<Scenario> {
             vec![after_write(C::Timeout, stop(X::NotIdempotent))],
             1,
         ),
+        // The idempotent twins: where declaring idempotency changes the
+        // answer, both variants are in the table.
+        Scenario::one_call(
+            "reset_after_request_idempotent",
+            "a reset after the request was read is retried for a declared-idempotent call",
+            h1(vec![
+                H1::ResetAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                after_write(C::ConnectionReset, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "partial_head_then_close_idempotent",
+            "a response head cut short is retried for a declared-idempotent call",
+            h1(vec![
+                H1::PartialHeadThenClose { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "body_stalls_idempotent",
+            "a stalled body is retried for a declared-idempotent call",
+            h1(vec![
+                H1::StallBody {
+                    sent: 10,
+                    execute: true,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                Expect::failed(
+                    S::ReadBody,
+                    C::Timeout,
+                    E::Responded,
+                    retry(R::SafelyIdempotent),
+                ),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "status_500_idempotent",
+            "an answered 500 is retried for a declared-idempotent call",
+            h1(vec![
+                H1::Respond(status(500).executes(true)),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::idempotent_get(),
+            vec![
+                Expect::answered(500, retry(R::RetryableStatus)),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "h2_goaway_covering_stream_idempotent",
+            "a covered stream whose connection closed is retried on a new connection when idempotent",
+            h2c(vec![
+                H2::GoAwayCoveringStreamThenClose { execute: true },
+                H2::Respond(ok()),
+            ]),
+            empty_post().idempotent(),
+            vec![
+                after_write(C::GoAway, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            2,
+        ),
+        Scenario::one_call(
+            "h2_stream_reset_internal_error_idempotent",
+            "a bare RST_STREAM is retried for a declared-idempotent call",
+            h2c(vec![
+                H2::ResetStream {
+                    reason: Reason::INTERNAL_ERROR,
+                    execute: true,
+                },
+                H2::Respond(ok()),
+            ]),
+            empty_post().idempotent(),
+            vec![
+                after_write(C::StreamReset, retry(R::SafelyIdempotent)),
+                succeeded(),
+            ],
+            2,
+        ),
         Scenario::one_call(
             "deadline_leaves_no_time",
             "the deadline ends the attempt and leaves too little time for another",
