@@ -6,8 +6,8 @@
 //!
 //! | feature | module | engine |
 //! |---|---|---|
-//! | `hyper` | [`hyper`] | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
-//! | `ureq` | [`ureq`] | ureq 3 (blocking, HTTP/1.1) |
+//! | `hyper` | `evident::hyper` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
+//! | `ureq` | `evident::ureq` | ureq 3 (blocking, HTTP/1.1) |
 //!
 //! ```
 //! use evident::client::{Body, CallOptions, Client};

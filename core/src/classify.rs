@@ -12,7 +12,8 @@
 //! 1. **Protocol proofs win.** HTTP/2 `REFUSED_STREAM`, or a stream excluded
 //!    by a GOAWAY, proves the peer did not process the request, whatever else
 //!    was seen (RFC 9113 §8.7).
-//! 2. **After a response head** every failure is [`ExecutionEvidence::Responded`].
+//! 2. **After a response head** every failure is
+//!    [`ExecutionEvidence::Responded`](crate::ExecutionEvidence::Responded).
 //! 3. **Signals that can only come from a pre-write stage** (name not found,
 //!    connection refused, TLS handshake failures) prove "not sent", unless the
 //!    progress contradicts them.

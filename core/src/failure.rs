@@ -401,7 +401,7 @@ pub type BoxError = Box<dyn StdError + Send + Sync + 'static>;
 /// A failed attempt: stage, category, evidence and the engine's error.
 ///
 /// Build it through the constructor that matches what is known; each one
-/// carries its proof. The classification in [`crate::classify`] does this for
+/// carries its proof. The classification in [`crate::classify()`] does this for
 /// every engine.
 pub struct TransportFailure {
     stage: AttemptStage,
