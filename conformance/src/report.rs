@@ -151,3 +151,67 @@ impl Matrix {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::{Cell, CellStatus};
+    use crate::table::scenarios;
+
+    fn matrix() -> Matrix {
+        let mut rows = scenarios();
+        rows.truncate(2);
+        let cell = |status| Cell {
+            status,
+            records: Vec::new(),
+            executions: 1,
+        };
+        Matrix {
+            engines: vec!["a", "b"],
+            rows: vec![
+                (
+                    rows.remove(0),
+                    vec![cell(CellStatus::Pass), cell(CellStatus::Pass)],
+                ),
+                (
+                    rows.remove(0),
+                    vec![
+                        cell(CellStatus::Fail("call 0 attempt 0: differs".into())),
+                        cell(CellStatus::NotApplicable("needs HTTP/2: no".into())),
+                    ],
+                ),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_summary_counts_identical_cells_over_applicable_ones() {
+        let m = matrix();
+        assert_eq!(m.counts(), (2, 3, 1));
+        assert!(m.has_failures());
+        assert_eq!(m.summary(), "parity: 2/3 cells identical (1 n/a)");
+        let md = m.markdown();
+        assert!(md.contains("| scenario | a | b |"), "{md}");
+        assert!(md.contains("**FAIL**") && md.contains("n/a"), "{md}");
+        assert!(
+            md.contains("differs") && md.contains("needs HTTP/2: no"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn the_json_has_the_documented_shape() {
+        let json = matrix().json();
+        assert_eq!(json["engines"], serde_json::json!(["a", "b"]));
+        let first = &json["scenarios"][0];
+        assert_eq!(first["name"], "ok_200");
+        assert_eq!(first["cells"]["a"]["status"], "pass");
+        assert!(first["cells"]["a"]["reason"].is_null());
+        assert!(first["cells"]["a"]["records"].is_array());
+        assert_eq!(first["cells"]["a"]["executions"], 1);
+        let second = &json["scenarios"][1]["cells"];
+        assert_eq!(second["a"]["status"], "fail");
+        assert_eq!(second["b"]["status"], "n/a");
+        assert_eq!(second["b"]["reason"], "needs HTTP/2: no");
+    }
+}
