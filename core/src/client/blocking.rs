@@ -3,12 +3,11 @@
 
 use std::io::Read;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::{Bytes, BytesMut};
-use evident_resilience::{Clock, Pipeline, SystemClock};
+use evident_resilience::{Pipeline, SystemClock};
 
-use super::config::{CallOptions, ClientBuilder, Shared};
+use super::config::{CallOptions, ClientBuilder, Handles};
 use super::machine::{Call, Ended, attempt_head, build_request};
 use super::{CallReport, Error};
 use crate::classify::EngineSignal;
@@ -74,29 +73,19 @@ impl BodySource {
 
 /// The blocking client. Cheap to clone.
 pub struct Client<E> {
-    engine: Arc<E>,
-    shared: Arc<Shared>,
-    pipeline: Arc<Pipeline>,
-    clock: Arc<dyn Clock>,
-    draining: Arc<AtomicBool>,
+    h: Handles<E>,
 }
 
 impl<E> Clone for Client<E> {
     fn clone(&self) -> Self {
-        Client {
-            engine: self.engine.clone(),
-            shared: self.shared.clone(),
-            pipeline: self.pipeline.clone(),
-            clock: self.clock.clone(),
-            draining: self.draining.clone(),
-        }
+        Client { h: self.h.clone() }
     }
 }
 
 impl<E> std::fmt::Debug for Client<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("blocking::Client")
-            .field("draining", &self.draining.load(Ordering::SeqCst))
+            .field("draining", &self.h.is_draining())
             .finish_non_exhaustive()
     }
 }
@@ -106,17 +95,8 @@ impl ClientBuilder {
     /// the clock's `sleep` (a [`evident_resilience::ManualClock`] advances
     /// instead of sleeping, so tests are exact).
     pub fn build_blocking<E: BlockingEngine>(self, engine: E) -> Result<Client<E>, ConfigError> {
-        let shared = self.into_shared()?;
-        let clock = shared
-            .clock
-            .clone()
-            .unwrap_or_else(|| Arc::new(SystemClock));
         Ok(Client {
-            engine: Arc::new(engine),
-            pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
-            shared: Arc::new(shared),
-            clock,
-            draining: Arc::new(AtomicBool::new(false)),
+            h: Handles::new(self, engine, Arc::new(SystemClock))?,
         })
     }
 }
@@ -139,15 +119,15 @@ impl<E: BlockingEngine> Client<E> {
         if self.is_draining() {
             return Err(Error::draining());
         }
-        let shared = &*self.shared;
+        let shared = &*self.h.shared;
         let (parts, body) = request.into_parts();
         let mut call = Call::start(
             shared,
-            self.engine.name(),
+            self.h.engine.name(),
             &parts,
             &options,
             body.replay(),
-            self.clock.now(),
+            self.h.clock.now(),
         )?;
         let mut body = match body {
             Body::Empty => BodySource::Empty,
@@ -157,8 +137,8 @@ impl<E: BlockingEngine> Client<E> {
         let _call_span = call_span(&call.info).entered();
         let mut progress = Progress::new();
         loop {
-            let plan = call.plan(shared, self.clock.now());
-            let permit = match self.pipeline.acquire_blocking(&call.origin) {
+            let plan = call.plan(shared, self.h.clock.now());
+            let permit = match self.h.pipeline.acquire_blocking(&call.origin) {
                 Ok(permit) => permit,
                 Err(rejection) => {
                     call.rejected(shared, &rejection);
@@ -175,14 +155,19 @@ impl<E: BlockingEngine> Client<E> {
                 build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
             let result = {
                 let _attempt_span = attempt_span(plan.resend_count).entered();
-                run_attempt(&*self.engine, request, &context, shared.max_response_bytes)
+                run_attempt(
+                    &*self.h.engine,
+                    request,
+                    &context,
+                    shared.max_response_bytes,
+                )
             };
             drop(context);
             let snapshot = progress.snapshot();
             let ended = Ended {
                 progress: &snapshot,
                 draining: self.is_draining(),
-                now: self.clock.now(),
+                now: self.h.clock.now(),
             };
             let delay = match result {
                 Ok(mut response) => {
@@ -199,28 +184,28 @@ impl<E: BlockingEngine> Client<E> {
                 }
                 Err(engine_failure) => call.failed(shared, engine_failure, ended, Some(permit))?,
             };
-            self.clock.sleep(delay);
+            self.h.clock.sleep(delay);
         }
     }
 
     /// Stops new retries; new calls fail fast.
     pub fn drain(&self) {
-        self.draining.store(true, Ordering::SeqCst);
+        self.h.drain();
     }
 
     /// Whether [`Self::drain`] was called.
     pub fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::SeqCst)
+        self.h.is_draining()
     }
 
     /// The per-origin resilience pipeline.
     pub fn pipeline(&self) -> &Pipeline {
-        &self.pipeline
+        &self.h.pipeline
     }
 
     /// The engine.
     pub fn engine(&self) -> &E {
-        &self.engine
+        &self.h.engine
     }
 }
 

@@ -3,7 +3,9 @@
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use evident_resilience::{Clock, PipelineConfig};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use evident_resilience::{Clock, Pipeline, PipelineConfig};
 use http::HeaderValue;
 
 use crate::config::ConfigError;
@@ -240,5 +242,55 @@ impl CallOptions {
     pub fn deadline(mut self, deadline: Duration) -> Self {
         self.deadline = Some(deadline);
         self
+    }
+}
+
+/// What both clients hold, shared by their clones: the engine, the
+/// configuration, the per-origin pipeline, the clock and the draining flag.
+pub(crate) struct Handles<E> {
+    pub(crate) engine: Arc<E>,
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) pipeline: Arc<Pipeline>,
+    pub(crate) clock: Arc<dyn Clock>,
+    draining: Arc<AtomicBool>,
+}
+
+impl<E> Clone for Handles<E> {
+    fn clone(&self) -> Self {
+        Handles {
+            engine: self.engine.clone(),
+            shared: self.shared.clone(),
+            pipeline: self.pipeline.clone(),
+            clock: self.clock.clone(),
+            draining: self.draining.clone(),
+        }
+    }
+}
+
+impl<E> Handles<E> {
+    /// Validates `builder` and assembles a client's handles; `default_clock`
+    /// is used unless the builder was given one.
+    pub(crate) fn new(
+        builder: ClientBuilder,
+        engine: E,
+        default_clock: Arc<dyn Clock>,
+    ) -> Result<Self, ConfigError> {
+        let shared = builder.into_shared()?;
+        let clock = shared.clock.clone().unwrap_or(default_clock);
+        Ok(Handles {
+            engine: Arc::new(engine),
+            pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
+            shared: Arc::new(shared),
+            clock,
+            draining: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    pub(crate) fn drain(&self) {
+        self.draining.store(true, Ordering::SeqCst);
+    }
+
+    pub(crate) fn is_draining(&self) -> bool {
+        self.draining.load(Ordering::SeqCst)
     }
 }

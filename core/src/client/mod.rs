@@ -40,10 +40,9 @@ mod error;
 mod machine;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use bytes::{Bytes, BytesMut};
-use evident_resilience::{Clock, Pipeline, TokioClock};
+use evident_resilience::{Pipeline, TokioClock};
 use http_body_util::BodyExt;
 use tracing::Instrument;
 
@@ -60,7 +59,7 @@ use crate::engine::{AttemptBody, AttemptContext, BodyStream, Engine, EngineFailu
 use crate::failure::BoxError;
 use crate::observe::{AttemptRecord, attempt_span, call_span};
 use crate::progress::Progress;
-use config::Shared;
+use config::{Handles, Shared};
 use machine::{Call, Ended, attempt_head, build_request};
 
 /// The request body of the async client.
@@ -201,29 +200,19 @@ impl Answer {
 /// The async client. Cheap to clone; clones share the engine, the pipeline
 /// and the draining flag.
 pub struct Client<E> {
-    engine: Arc<E>,
-    shared: Arc<Shared>,
-    pipeline: Arc<Pipeline>,
-    clock: Arc<dyn Clock>,
-    draining: Arc<AtomicBool>,
+    h: Handles<E>,
 }
 
 impl<E> Clone for Client<E> {
     fn clone(&self) -> Self {
-        Client {
-            engine: self.engine.clone(),
-            shared: self.shared.clone(),
-            pipeline: self.pipeline.clone(),
-            clock: self.clock.clone(),
-            draining: self.draining.clone(),
-        }
+        Client { h: self.h.clone() }
     }
 }
 
 impl<E> std::fmt::Debug for Client<E> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Client")
-            .field("draining", &self.draining.load(Ordering::SeqCst))
+            .field("draining", &self.h.is_draining())
             .finish_non_exhaustive()
     }
 }
@@ -231,14 +220,8 @@ impl<E> std::fmt::Debug for Client<E> {
 impl ClientBuilder {
     /// Builds an async client over `engine`.
     pub fn build<E: Engine>(self, engine: E) -> Result<Client<E>, ConfigError> {
-        let shared = self.into_shared()?;
-        let clock = shared.clock.clone().unwrap_or_else(|| Arc::new(TokioClock));
         Ok(Client {
-            engine: Arc::new(engine),
-            pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
-            shared: Arc::new(shared),
-            clock,
-            draining: Arc::new(AtomicBool::new(false)),
+            h: Handles::new(self, engine, Arc::new(TokioClock))?,
         })
     }
 }
@@ -282,22 +265,22 @@ impl<E: Engine> Client<E> {
     /// Stops new retries: attempts in flight end, no new retry starts, and
     /// new calls fail fast with [`Error::is_draining`].
     pub fn drain(&self) {
-        self.draining.store(true, Ordering::SeqCst);
+        self.h.drain();
     }
 
     /// Whether [`Self::drain`] was called.
     pub fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::SeqCst)
+        self.h.is_draining()
     }
 
     /// The per-origin resilience pipeline.
     pub fn pipeline(&self) -> &Pipeline {
-        &self.pipeline
+        &self.h.pipeline
     }
 
     /// The engine.
     pub fn engine(&self) -> &E {
-        &self.engine
+        &self.h.engine
     }
 
     /// Hands the final answer to the caller, with the call's records.
@@ -308,7 +291,7 @@ impl<E: Engine> Client<E> {
         progress: &Progress,
         now: std::time::Instant,
     ) -> Answer {
-        let shared = &*self.shared;
+        let shared = &*self.h.shared;
         match answer {
             Answer::Full(mut r) => {
                 r.extensions_mut().insert(CallReport {
@@ -324,7 +307,7 @@ impl<E: Engine> Client<E> {
                     inner: body,
                     progress: progress.clone(),
                     delivered,
-                    shared: self.shared.clone(),
+                    shared: self.h.shared.clone(),
                 };
                 Answer::Streaming(http::Response::from_parts(parts, body.boxed_unsync()))
             }
@@ -340,23 +323,23 @@ impl<E: Engine> Client<E> {
         if self.is_draining() {
             return Err(Error::draining());
         }
-        let shared = &*self.shared;
+        let shared = &*self.h.shared;
         let (parts, body) = request.into_parts();
         let mut call = Call::start(
             shared,
-            self.engine.name(),
+            self.h.engine.name(),
             &parts,
             &options,
             body.replay(),
-            self.clock.now(),
+            self.h.clock.now(),
         )?;
         let mut body = BodySource::new(body);
         let span = call_span(&call.info);
         let mut progress = Progress::new();
         async {
             loop {
-                let plan = call.plan(shared, self.clock.now());
-                let permit = match self.pipeline.acquire(&call.origin).await {
+                let plan = call.plan(shared, self.h.clock.now());
+                let permit = match self.h.pipeline.acquire(&call.origin).await {
                     Ok(permit) => permit,
                     Err(rejection) => {
                         call.rejected(shared, &rejection);
@@ -372,7 +355,7 @@ impl<E: Engine> Client<E> {
                 let request =
                     build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
                 let attempt = run_attempt(
-                    &*self.engine,
+                    &*self.h.engine,
                     request,
                     &context,
                     streaming,
@@ -387,7 +370,7 @@ impl<E: Engine> Client<E> {
                 };
                 drop(context);
                 let snapshot = progress.snapshot();
-                let now = self.clock.now();
+                let now = self.h.clock.now();
                 let ended = Ended {
                     progress: &snapshot,
                     draining: self.is_draining(),
