@@ -13,7 +13,7 @@
 //! A new engine plugs in with a [`harness::Driver`] and one line in its test
 //! target:
 //!
-//! ```ignore
+//! ```no_run
 //! evident_conformance::conformance_tests!(evident_conformance::engines::hyper());
 //! ```
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]

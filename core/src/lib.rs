@@ -30,6 +30,8 @@ pub mod failure;
 pub mod observe;
 pub mod progress;
 pub mod testing;
+#[cfg(feature = "rustls")]
+pub mod tls;
 
 pub use classify::{EngineSignal, GoAwayScope, classify};
 pub use config::ConfigError;

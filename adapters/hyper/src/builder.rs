@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
+use evident_core::tls::{self, ALPN_H2, ALPN_HTTP1};
 use evident_core::{ConfigError, HostOverrides};
-use rustls::RootCertStore;
-use rustls_pki_types::CertificateDer;
 
 use crate::engine::HyperEngine;
 
@@ -18,10 +17,6 @@ pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
 /// The largest per-origin idle pool the builder accepts: a guard against a
 /// configuration that would let one upstream hold thousands of sockets.
 pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
-
-/// ALPN identifiers, in the order they are offered: HTTP/2 first.
-const ALPN_H2: &[u8] = b"h2";
-const ALPN_HTTP1: &[u8] = b"http/1.1";
 
 /// Builds a [`HyperEngine`].
 ///
@@ -118,37 +113,12 @@ impl HyperEngineBuilder {
                 "exceeds MAX_IDLE_PER_ORIGIN_LIMIT",
             ));
         }
-        let mut roots = RootCertStore::empty();
-        for (index, der) in self.root_certificates.into_iter().enumerate() {
-            roots.add(CertificateDer::from(der)).map_err(|_| {
-                ConfigError::new(
-                    "root_certificates",
-                    index,
-                    "not a valid DER X.509 certificate",
-                )
-            })?;
-        }
-        let mut tls = rustls::ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .map_err(|_| {
-            ConfigError::new(
-                "root_certificates",
-                "ring",
-                "the crypto provider supports no safe protocol version",
-            )
-        })?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-        // Early data would let request bytes leave before the handshake
-        // completes, breaking "a TLS failure proves nothing was sent".
-        tls.enable_early_data = false;
-        tls.alpn_protocols = if self.http1_only {
-            vec![ALPN_HTTP1.to_vec()]
+        let alpn: &[&[u8]] = if self.http1_only {
+            &[ALPN_HTTP1]
         } else {
-            vec![ALPN_H2.to_vec(), ALPN_HTTP1.to_vec()]
+            &[ALPN_H2, ALPN_HTTP1]
         };
+        let tls = tls::client_config(self.root_certificates, alpn)?;
         Ok(HyperEngine::from_config(Config {
             tls: Arc::new(tls),
             host_overrides: self.host_overrides,

@@ -182,13 +182,7 @@ fn h2_io_signal(io: &io::Error, site: ErrorSite) -> EngineSignal {
 }
 
 fn tls_signal(e: &rustls::Error, site: ErrorSite) -> EngineSignal {
-    match e {
-        rustls::Error::InvalidCertificate(_) | rustls::Error::InvalidCertRevocationList(_) => {
-            EngineSignal::TlsCertificate
-        }
-        _ if site == ErrorSite::TlsHandshake => EngineSignal::TlsHandshake,
-        _ => EngineSignal::ConnectionReset,
-    }
+    evident_core::tls::rustls_signal(e, site == ErrorSite::TlsHandshake)
 }
 
 fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {

@@ -3,9 +3,8 @@
 
 use std::sync::Arc;
 
+use evident_core::tls::{self, ALPN_HTTP1};
 use evident_core::{ConfigError, HostOverrides};
-use rustls::RootCertStore;
-use rustls_pki_types::CertificateDer;
 
 use crate::connect::EvidentConnector;
 use crate::engine::UreqEngine;
@@ -24,10 +23,6 @@ pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
 /// How many idle connections the pool keeps over all origins, at least:
 /// enough for a handful of upstreams at the default per-origin size.
 const MIN_MAX_IDLE_TOTAL: usize = 64;
-
-/// The only protocol this engine speaks, offered in ALPN so a server that
-/// would pick HTTP/2 does not.
-const ALPN_HTTP1: &[u8] = b"http/1.1";
 
 /// Builds a [`UreqEngine`].
 ///
@@ -95,33 +90,8 @@ impl UreqEngineBuilder {
                 "exceeds MAX_IDLE_PER_ORIGIN_LIMIT",
             ));
         }
-        let mut roots = RootCertStore::empty();
-        for (index, der) in self.root_certificates.into_iter().enumerate() {
-            roots.add(CertificateDer::from(der)).map_err(|_| {
-                ConfigError::new(
-                    "root_certificates",
-                    index,
-                    "not a valid DER X.509 certificate",
-                )
-            })?;
-        }
-        let mut tls = rustls::ClientConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .map_err(|_| {
-            ConfigError::new(
-                "root_certificates",
-                "ring",
-                "the crypto provider supports no safe protocol version",
-            )
-        })?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-        tls.alpn_protocols = vec![ALPN_HTTP1.to_vec()];
-        // Early data could carry request bytes before the handshake proves
-        // anything; "not sent" at the TLS stage relies on it being off.
-        tls.enable_early_data = false;
+        // HTTP/1.1 only: ureq speaks nothing else.
+        let tls = tls::client_config(self.root_certificates, &[ALPN_HTTP1])?;
 
         let config = ureq::config::Config::builder()
             // The core decides retries from statuses; ureq must not turn

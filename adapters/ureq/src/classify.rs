@@ -117,10 +117,9 @@ pub fn classify_at(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineS
     if find::<PeerReset>(error).is_some() {
         return EngineSignal::ConnectionReset;
     }
-    if let Some(
-        rustls::Error::InvalidCertificate(_) | rustls::Error::InvalidCertRevocationList(_),
-    ) = find::<rustls::Error>(error)
-    {
+    let tls = find::<rustls::Error>(error)
+        .map(|e| evident_core::tls::rustls_signal(e, site == ErrorSite::TlsHandshake));
+    if tls == Some(EngineSignal::TlsCertificate) {
         return EngineSignal::TlsCertificate;
     }
     if is_timeout(error) {
@@ -129,8 +128,8 @@ pub fn classify_at(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineS
     if site == ErrorSite::TlsHandshake {
         return EngineSignal::TlsHandshake;
     }
-    if find::<rustls::Error>(error).is_some() {
-        return EngineSignal::ConnectionReset;
+    if let Some(signal) = tls {
+        return signal;
     }
     if let Some(signal) = find::<ureq::Error>(error).and_then(ureq_signal) {
         return signal;
