@@ -193,8 +193,28 @@ pub trait Observer: Send + Sync + 'static {
     }
 }
 
-/// Emits an attempt's record as a `tracing` event (inside the attempt span).
+/// Emits an attempt's record as a `tracing` event and records its fields on
+/// the current (attempt) span, so span-based exporters see them as
+/// attributes.
 pub(crate) fn trace_attempt(record: &AttemptRecord) {
+    let span = tracing::Span::current();
+    if let Some(status) = record.status {
+        span.record("http.response.status_code", status);
+    }
+    if let Some(category) = record.category {
+        span.record("error.type", category.as_str());
+    }
+    if let Some(stage) = record.stage {
+        span.record("evident.stage", stage.as_str());
+    }
+    if let Some(evidence) = record.evidence {
+        span.record("evident.evidence", evidence.as_str());
+    }
+    span.record("evident.decision", record.decision.verb());
+    span.record("evident.decision.reason", record.decision.reason_str());
+    if let Some(backoff) = record.backoff() {
+        span.record("evident.backoff_ms", backoff.as_millis() as u64);
+    }
     tracing::event!(
         target: "evident",
         tracing::Level::INFO,
@@ -230,5 +250,12 @@ pub(crate) fn attempt_span(resend_count: u32) -> tracing::Span {
         target: "evident",
         "evident.attempt",
         http.request.resend_count = resend_count,
+        http.response.status_code = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+        evident.stage = tracing::field::Empty,
+        evident.evidence = tracing::field::Empty,
+        evident.decision = tracing::field::Empty,
+        evident.decision.reason = tracing::field::Empty,
+        evident.backoff_ms = tracing::field::Empty,
     )
 }

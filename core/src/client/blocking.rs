@@ -153,15 +153,14 @@ impl<E: BlockingEngine> Client<E> {
             };
             let request =
                 build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
-            let result = {
-                let _attempt_span = attempt_span(plan.resend_count).entered();
-                run_attempt(
-                    &*self.h.engine,
-                    request,
-                    &context,
-                    shared.max_response_bytes,
-                )
-            };
+            // The attempt span covers the attempt and its record.
+            let _attempt_span = attempt_span(plan.resend_count).entered();
+            let result = run_attempt(
+                &*self.h.engine,
+                request,
+                &context,
+                shared.max_response_bytes,
+            );
             drop(context);
             let snapshot = progress.snapshot();
             let ended = Ended {
@@ -184,6 +183,7 @@ impl<E: BlockingEngine> Client<E> {
                 }
                 Err(engine_failure) => call.failed(shared, engine_failure, ended, Some(permit))?,
             };
+            drop(_attempt_span);
             self.h.clock.sleep(delay);
         }
     }

@@ -361,8 +361,9 @@ impl<E: Engine> Client<E> {
                     streaming,
                     shared.max_response_bytes,
                 );
+                let attempt_span = attempt_span(plan.resend_count);
                 let result = match tokio::time::timeout(plan.timeout, attempt)
-                    .instrument(attempt_span(plan.resend_count))
+                    .instrument(attempt_span.clone())
                     .await
                 {
                     Ok(result) => result,
@@ -376,6 +377,9 @@ impl<E: Engine> Client<E> {
                     draining: self.is_draining(),
                     now,
                 };
+                // The record is made inside the attempt span (no await while
+                // it is entered).
+                let entered = attempt_span.enter();
                 let delay = match result {
                     Ok(answer) => {
                         let (status, headers) = (answer.status(), answer.headers());
@@ -388,6 +392,7 @@ impl<E: Engine> Client<E> {
                         call.failed(shared, engine_failure, ended, Some(permit))?
                     }
                 };
+                drop(entered);
                 tokio::time::sleep(delay).await;
             }
         }
