@@ -84,6 +84,8 @@ macro_rules! conformance_tests {
             status_500_idempotent,
             h2_goaway_covering_stream_idempotent,
             h2_stream_reset_internal_error_idempotent,
+            truncated_chunked_body,
+            reset_during_body,
             deadline_leaves_no_time,
         );
     };

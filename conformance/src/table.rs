@@ -810,6 +810,42 @@ pub fn scenarios() -> Vec<Scenario> {
             2,
         ),
         Scenario::one_call(
+            "truncated_chunked_body",
+            "a chunked body cut off before its last chunk fails after the response",
+            h1(vec![
+                H1::TruncatedChunkedBody { execute: true },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::ReadBody,
+                C::ConnectionClosed,
+                E::Responded,
+                stop(X::NotIdempotent),
+            )],
+            1,
+        ),
+        Scenario::one_call(
+            "reset_during_body",
+            "a reset while the response body arrives is a reset after the response",
+            h1(vec![
+                H1::ResetDuringBody {
+                    declared: 100,
+                    sent: 10,
+                    execute: true,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post(),
+            vec![Expect::failed(
+                S::ReadBody,
+                C::ConnectionReset,
+                E::Responded,
+                stop(X::NotIdempotent),
+            )],
+            1,
+        ),
+        Scenario::one_call(
             "deadline_leaves_no_time",
             "the deadline ends the attempt and leaves too little time for another",
             h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),

@@ -581,3 +581,44 @@ async fn close_during_request_body_with_a_short_body_still_resets_at_once() {
     assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
     assert_eq!(server.ledger().executions(), 0);
 }
+
+#[tokio::test]
+async fn truncated_chunked_body_sends_one_chunk_and_closes_without_the_last() {
+    let server = Http1Server::new([Http1Behaviour::TruncatedChunkedBody { execute: true }])
+        .start()
+        .unwrap();
+    let mut stream = connect(&server).await;
+    send(&mut stream, &get("/", "")).await;
+
+    let received = read_to_end(&mut stream).await.unwrap();
+    let text = String::from_utf8(received).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.contains("transfer-encoding: chunked"), "{head}");
+    assert_eq!(body, "5\r\nhello\r\n", "no terminating chunk");
+    assert_eq!(server.ledger().executions(), 1);
+}
+
+#[tokio::test]
+async fn reset_during_body_sends_part_of_the_body_then_resets() {
+    let server = Http1Server::new([Http1Behaviour::ResetDuringBody {
+        declared: 100,
+        sent: 10,
+        execute: true,
+    }])
+    .start()
+    .unwrap();
+    let mut stream = connect(&server).await;
+    send(&mut stream, &get("/", "")).await;
+
+    let mut received = Vec::new();
+    let mut buf = [0u8; 256];
+    let error = loop {
+        match stream.read(&mut buf).await {
+            Ok(0) => panic!("a clean EOF instead of a reset after {received:?}"),
+            Ok(n) => received.extend_from_slice(&buf[..n]),
+            Err(e) => break e,
+        }
+    };
+    assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
+    assert_eq!(server.ledger().executions(), 1);
+}

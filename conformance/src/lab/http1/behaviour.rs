@@ -59,6 +59,22 @@ pub enum Http1Behaviour {
         /// Count an execution before answering.
         execute: bool,
     },
+    /// Answer 200 with a chunked body, send one chunk and close without the
+    /// terminating chunk.
+    TruncatedChunkedBody {
+        /// Count an execution before answering.
+        execute: bool,
+    },
+    /// Answer 200 announcing `declared` body bytes, send `sent` of them and
+    /// reset the connection (RST).
+    ResetDuringBody {
+        /// The announced `Content-Length`.
+        declared: usize,
+        /// Body bytes sent before the reset.
+        sent: usize,
+        /// Count an execution before answering.
+        execute: bool,
+    },
     /// Answer 200 announcing more body than is sent, send `sent` bytes and
     /// then hold the connection without sending more.
     StallBody {

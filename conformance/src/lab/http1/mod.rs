@@ -303,6 +303,31 @@ async fn act(
             wire.conn.close().await;
             Ok(Next::Done)
         }
+        Http1Behaviour::TruncatedChunkedBody { execute } => {
+            execute_if(*execute);
+            wire.send(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhello\r\n")
+                .await?;
+            wire.conn.close().await;
+            Ok(Next::Done)
+        }
+        Http1Behaviour::ResetDuringBody {
+            declared,
+            sent,
+            execute,
+        } => {
+            execute_if(*execute);
+            let mut bytes = encode_head(
+                200,
+                "OK",
+                std::iter::empty(),
+                *declared,
+                Persistence::Default,
+            );
+            bytes.resize(bytes.len() + (*sent).min(*declared), BODY_FILL);
+            wire.send(&bytes).await?;
+            wire.conn.reset();
+            Ok(Next::Done)
+        }
         Http1Behaviour::StallBody { sent, execute } => {
             execute_if(*execute);
             let declared = sent + STALL_UNSENT_BYTES;
