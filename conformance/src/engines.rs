@@ -38,6 +38,10 @@ pub fn ureq() -> Driver {
         )
     })
     .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
+    .lacks(
+        Capability::LargeRequestHead,
+        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger one before writing",
+    )
 }
 
 /// Every engine this build includes, in matrix column order.

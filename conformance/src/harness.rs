@@ -36,8 +36,8 @@ use tokio::task::JoinHandle;
 
 use crate::lab::{
     ConnectTimeoutServer, Http1Server, Http2Server, LabServer, Ledger, NeverReadsServer,
-    REQUEST_ID_HEADER, TestPki,
-    TlsFault, TlsFaultServer, loopback_v4, refused_addr, refused_addr_on, shared_free_port,
+    REQUEST_ID_HEADER, TestPki, TlsFault, TlsFaultServer, loopback_v4, refused_addr,
+    refused_addr_on, shared_free_port,
 };
 use crate::scenario::{
     AddressFault, Before, BodySpec, CallSpec, Capability, Declared, Fault, LARGE_BODY_BYTES,
@@ -129,13 +129,15 @@ impl Driver {
         self.name
     }
 
-    /// Why `scenario` does not apply to this engine, if it does not.
+    /// Why `scenario` does not apply to this engine, if it does not: the
+    /// first capability it needs that the engine lacks, with the reason.
     pub fn not_applicable(&self, scenario: &Scenario) -> Option<String> {
-        let needed = scenario.fault.requires()?;
-        self.gaps
-            .iter()
-            .find(|(c, _)| *c == needed)
-            .map(|(c, reason)| format!("needs {c}: {reason}"))
+        scenario.requirements().into_iter().find_map(|needed| {
+            self.gaps
+                .iter()
+                .find(|(c, _)| *c == needed)
+                .map(|(c, reason)| format!("needs {c}: {reason}"))
+        })
     }
 }
 
@@ -640,7 +642,11 @@ async fn run_calls(
         } else {
             // Everything started so far ends before the next call starts.
             for (j, handle) in in_flight.drain(..) {
-                results[j] = Some(handle.await.map_err(|e| format!("call {j} panicked: {e}"))?);
+                results[j] = Some(
+                    handle
+                        .await
+                        .map_err(|e| format!("call {j} panicked: {e}"))?,
+                );
             }
         }
     }
@@ -751,7 +757,10 @@ pub fn assert_scenario(driver: &Driver, name: &str) {
             );
         }
         CellStatus::Fail(diff) => {
-            panic!("{}", describe_failure(driver.name(), &scenario, &cell, diff));
+            panic!(
+                "{}",
+                describe_failure(driver.name(), &scenario, &cell, diff)
+            );
         }
     }
 }

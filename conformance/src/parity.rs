@@ -279,7 +279,10 @@ mod tests {
             let CellStatus::Fail(message) = &row[i].status else {
                 panic!("{:?}", row[i].status)
             };
-            assert!(message.starts_with(&format!("differs from {who}:")), "{message}");
+            assert!(
+                message.starts_with(&format!("differs from {who}:")),
+                "{message}"
+            );
         }
     }
 }

@@ -325,8 +325,7 @@ mod tests {
     }
 
     #[test]
-    fn the_summary_counts_identical_cells_over_cells_that_ran_and_never_counts_a_skip_as_a_pass()
-    {
+    fn the_summary_counts_identical_cells_over_cells_that_ran_and_never_counts_a_skip_as_a_pass() {
         let m = matrix();
         assert_eq!(m.counts(), (3, 4, 2));
         assert!(m.has_failures());

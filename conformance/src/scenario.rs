@@ -78,12 +78,22 @@ impl Fault {
 pub enum Capability {
     /// Speak HTTP/2.
     Http2,
+    /// Send a request head larger than [`LARGE_HEAD_BYTES`].
+    LargeRequestHead,
 }
+
+/// A request head above this size needs [`Capability::LargeRequestHead`]:
+/// 64 KiB, a common limit of clients' head buffers and servers' head
+/// parsers.
+pub const LARGE_HEAD_BYTES: usize = 64 * 1024;
 
 impl fmt::Display for Capability {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Capability::Http2 => f.write_str("HTTP/2"),
+            Capability::LargeRequestHead => {
+                write!(f, "a request head over {} KiB", LARGE_HEAD_BYTES / 1024)
+            }
         }
     }
 }
@@ -505,6 +515,17 @@ impl Scenario {
     pub fn connections(mut self, connections: u64) -> Scenario {
         self.server.connections = Some(connections);
         self
+    }
+
+    /// The capabilities an engine needs to run this scenario: the fault's,
+    /// and a large request head when a call pads its head beyond
+    /// [`LARGE_HEAD_BYTES`].
+    pub fn requirements(&self) -> Vec<Capability> {
+        let mut needs: Vec<Capability> = self.fault.requires().into_iter().collect();
+        if self.calls.iter().any(|c| c.head_padding > LARGE_HEAD_BYTES) {
+            needs.push(Capability::LargeRequestHead);
+        }
+        needs
     }
 
     /// Also checks that every call ends within `limit`.

@@ -51,7 +51,10 @@ fn an_engine_that_is_not_built_in_prints_its_matrix_compared_with_a_built_in_one
     let md = String::from_utf8(out).expect("UTF-8");
     let err = String::from_utf8(err).expect("UTF-8");
     assert_eq!(code, 0, "{md}\n{err}");
-    assert!(md.contains("| scenario | outside | hyper | parity |"), "{md}");
+    assert!(
+        md.contains("| scenario | outside | hyper | parity |"),
+        "{md}"
+    );
     assert!(
         md.contains("| ok_200 | 200 · 1 exec | 200 · 1 exec | ✓ identical |"),
         "{md}"
@@ -70,7 +73,10 @@ fn an_engine_that_is_not_built_in_prints_its_matrix_compared_with_a_built_in_one
         md.contains(&format!("- h2_ok / outside: needs HTTP/2: {GAP}")),
         "{md}"
     );
-    assert!(md.contains("parity: 5/5 cells identical (1 skipped)"), "{md}");
+    assert!(
+        md.contains("parity: 5/5 cells identical (1 skipped)"),
+        "{md}"
+    );
 }
 
 #[test]
@@ -94,7 +100,11 @@ fn the_matrix_of_an_outside_engine_is_available_as_json() {
 #[test]
 fn its_test_harness_reports_a_scenario_it_cannot_express_as_skipped_not_as_passed() {
     let mut out = Vec::new();
-    let code = run_tests(args(&["--exact", "ok_200", "h2_ok"]), vec![outside()], &mut out);
+    let code = run_tests(
+        args(&["--exact", "ok_200", "h2_ok"]),
+        vec![outside()],
+        &mut out,
+    );
     let text = String::from_utf8(out).expect("UTF-8");
     assert_eq!(code, 0, "{text}");
     assert!(text.contains("running 2 tests"), "{text}");
@@ -111,7 +121,11 @@ fn its_test_harness_reports_a_scenario_it_cannot_express_as_skipped_not_as_passe
 
 #[test]
 fn an_unknown_engine_or_scenario_is_a_usage_error() {
-    for bad in [&["--engine", "nope"][..], &["--scenario", "nope"], &["--bogus"]] {
+    for bad in [
+        &["--engine", "nope"][..],
+        &["--scenario", "nope"],
+        &["--bogus"],
+    ] {
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let code = run_cli(args(bad), vec![outside()], &mut out, &mut err);
         assert_eq!(code, EXIT_USAGE, "{bad:?}");

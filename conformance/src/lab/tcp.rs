@@ -173,12 +173,14 @@ impl NeverReadsServer {
         let addr = listener.local_addr()?;
         let ledger = Ledger::new();
         let (stop_tx, stop) = self.listen.stop_channel();
-        let handler = Arc::new(|stream: tokio::net::TcpStream, _connection: u64| async move {
-            // Held, never read, until the server stops (accept_loop bounds
-            // this task by the stop signal).
-            let _held = stream;
-            std::future::pending::<()>().await;
-        });
+        let handler = Arc::new(
+            |stream: tokio::net::TcpStream, _connection: u64| async move {
+                // Held, never read, until the server stops (accept_loop bounds
+                // this task by the stop signal).
+                let _held = stream;
+                std::future::pending::<()>().await;
+            },
+        );
         handle.spawn(accept_loop(listener, ledger.clone(), stop, handler));
         Ok(LabServer::new(addr, ledger, false, stop_tx))
     }
