@@ -144,9 +144,12 @@ impl Default for NeverReadsServer {
 impl NeverReadsServer {
     /// A server on `127.0.0.1` with a free port.
     pub fn new() -> Self {
-        let mut listen = Listen::default();
-        listen.receive_buffer = Some(NEVER_READS_RECEIVE_BUFFER);
-        Self { listen }
+        Self {
+            listen: Listen {
+                receive_buffer: Some(NEVER_READS_RECEIVE_BUFFER),
+                ..Listen::default()
+            },
+        }
     }
 
     /// Listen on this loopback address (port 0 picks a free port).
