@@ -118,7 +118,7 @@ impl Driver {
     }
 
     /// Declares something the engine cannot do, with the reason; scenarios
-    /// needing it are not applicable to this engine.
+    /// needing it are skipped on this engine, with the reason.
     pub fn lacks(mut self, capability: Capability, reason: &'static str) -> Driver {
         self.gaps.push((capability, reason));
         self
