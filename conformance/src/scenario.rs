@@ -298,8 +298,9 @@ pub struct Expect {
     pub failure: Option<(AttemptStage, FailureCategory, ExecutionEvidence)>,
     /// The answered status.
     pub status: Option<u16>,
-    /// A local rejection.
-    pub rejection: Option<RejectionKind>,
+    /// An attempt refused before anything was sent, by the stable name of
+    /// its [`RejectionKind`] (`circuit_open`, `rate_limited`, ...).
+    pub rejection: Option<&'static str>,
     /// `"retry"` or `"stop"`.
     pub verb: &'static str,
     /// The decision's reason.
@@ -368,9 +369,24 @@ impl Expect {
         Expect {
             failure: None,
             status: None,
-            rejection: Some(kind),
+            rejection: Some(kind.as_str()),
             verb: "stop",
             reason: StopReason::LocalRejection.as_str(),
+            delay: DelayCheck::Any,
+        }
+    }
+
+    /// The retry that a drained client does not start: recorded as an
+    /// attempt refused before sending (`rejected:draining`), stopped with
+    /// reason `draining` (rule 1). Named by its stable names, which the
+    /// core's `RejectionKind::Draining` and `StopReason::Draining` carry.
+    pub fn refused_by_drain() -> Expect {
+        Expect {
+            failure: None,
+            status: None,
+            rejection: Some("draining"),
+            verb: "stop",
+            reason: StopReason::Draining.as_str(),
             delay: DelayCheck::Any,
         }
     }
@@ -391,7 +407,7 @@ impl Expect {
         let seen = got.to_string();
         if self.failure != got_failure
             || self.status != got.status
-            || self.rejection != got.rejection
+            || self.rejection != got.rejection.map(RejectionKind::as_str)
             || self.verb != got.decision.verb()
             || self.reason != got.decision.reason_str()
         {
@@ -422,7 +438,7 @@ impl fmt::Display for Expect {
     /// The same compact form as [`AttemptRecord`]'s, without the index.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(kind) = self.rejection {
-            write!(f, "rejected:{}", kind.as_str())?;
+            write!(f, "rejected:{kind}")?;
         } else if let Some(status) = self.status {
             write!(f, "status:{status}")?;
         } else if let Some((s, c, e)) = self.failure {

@@ -258,10 +258,12 @@ pub(super) fn scenarios() -> Vec<Scenario> {
         )
         .requests(0),
         // Drain during a Retry-After wait: the 503 of an idempotent call
-        // is decided "retry after 10 s" (rule 4, rule 5), and the client is
-        // drained during that wait. Rule 1 (the client is draining) then
-        // forbids the retry, so the call ends at once and the attempt's
-        // record carries the decision that ended the call: stop(draining).
+        // is decided "retry after 10 s" (rules 4 and 5) and observed so;
+        // records are never rewritten. The client is drained during that
+        // wait, so rule 1 (the client is draining) forbids the retry: the
+        // attempt that would have come next is recorded as refused before
+        // sending, `rejected:draining → stop(draining)`, and the call ends
+        // at once instead of after the 10 s.
         Scenario {
             name: "drain_during_retry_after",
             summary: "drain() during a Retry-After wait ends the call promptly with stop(draining)",
@@ -276,7 +278,12 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 ..DEFAULT_CLIENT
             },
             calls: vec![CallSpec::idempotent_get()],
-            expected: vec![vec![Expect::answered(503, stop(X::Draining))]],
+            expected: vec![vec![
+                Expect::answered(503, retry(R::RetryableStatus)).delay(DelayCheck::Exactly(
+                    Duration::from_secs(DRAIN_RETRY_AFTER_SECS),
+                )),
+                Expect::refused_by_drain(),
+            ]],
             server: ServerExpect {
                 executions: 0,
                 requests: Some(1),
