@@ -42,6 +42,9 @@
 //!       evident_conformance::run_main(vec![evident_conformance::engines::hyper()])
 //!   }
 //!   ```
+//!
+//!   `examples/own_engine.rs` is such a runner, for an engine that is not
+//!   built in, compared row by row with a built-in one.
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 #![forbid(unsafe_code)]
 

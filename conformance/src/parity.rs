@@ -21,12 +21,12 @@ use evident_core::observe::AttemptRecord;
 use crate::harness::{Cell, CellStatus};
 
 /// How far two engines' retry delays may be apart and still count as the
-/// same. Delays without a deadline are exact (no jitter in the conformance
-/// client, `Retry-After` from an injected wall clock); a delay capped by
-/// the remaining deadline moves with the time an engine took to fail, which
-/// on loopback is a few milliseconds. 50 ms is well above that and well
-/// below the 20 ms → 40 ms step between two backoffs' doubling plus a
-/// missed or extra attempt, which changes the records anyway.
+/// same. Delays are exact when no deadline caps them (no jitter in the
+/// conformance client, `Retry-After` read with an injected wall clock); a
+/// delay capped by the remaining deadline moves with the time the engine
+/// took to fail, which on a loaded machine can be tens of milliseconds.
+/// 50 ms covers that and is far below the one-second `Retry-After` steps
+/// the table uses.
 pub const DELAY_TOLERANCE: Duration = Duration::from_millis(50);
 
 /// The first difference between two engines' cells, if any: records field
