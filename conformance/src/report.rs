@@ -9,6 +9,12 @@ use serde_json::{Value, json};
 use crate::harness::{Cell, CellStatus};
 use crate::scenario::Scenario;
 
+/// How to read a cell, printed under the Markdown table.
+pub const LEGEND: &str = "\nA cell lists each attempt: what it proved or the status it got, `→` the \
+decision (`retry`, or the reason it stopped; a plain status is a success), repeats as `×n`; \
+calls are separated by `‖`; then the executions the server counted. `✓ identical`: every \
+engine that ran the row gave the same records and executions.\n";
+
 /// Every cell of one run.
 #[derive(Debug, Clone)]
 pub struct Matrix {
@@ -113,6 +119,7 @@ impl Matrix {
             }
             out.push_str(&format!(" {} |\n", self.row_verdict(cells)));
         }
+        out.push_str(LEGEND);
         if !skipped.is_empty() {
             out.push_str("\nSkipped (gaps: the engine lacks what the scenario needs):\n\n");
             out.push_str(&skipped.join("\n"));
