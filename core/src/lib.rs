@@ -50,4 +50,4 @@ pub use failure::{
     PreWriteStage, TransportFailure,
 };
 pub use observe::{AttemptRecord, CallInfo, Observer, RejectionKind};
-pub use progress::{Progress, ProgressSnapshot};
+pub use progress::{AttemptSealed, Progress, ProgressSnapshot};
