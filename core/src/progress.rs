@@ -224,6 +224,39 @@ impl Progress {
     }
 }
 
+/// Seals an attempt's progress when dropped, unless the attempt was
+/// settled first. The async client holds one across the await of an
+/// attempt, so an attempt abandoned in any way — its timer fired, or the
+/// caller dropped the whole call — is sealed.
+#[derive(Debug)]
+pub(crate) struct SealOnDrop(Option<Progress>);
+
+impl SealOnDrop {
+    pub(crate) fn new(progress: &Progress) -> Self {
+        SealOnDrop(Some(progress.clone()))
+    }
+
+    /// The core gave up on the attempt (it failed or timed out): seals it
+    /// and returns the snapshot to classify from.
+    pub(crate) fn seal(mut self) -> ProgressSnapshot {
+        self.0.take().map(|p| p.seal()).unwrap_or_default()
+    }
+
+    /// The attempt was answered and may still be in use (a streamed body):
+    /// a snapshot, no seal.
+    pub(crate) fn answered(mut self) -> ProgressSnapshot {
+        self.0.take().map(|p| p.snapshot()).unwrap_or_default()
+    }
+}
+
+impl Drop for SealOnDrop {
+    fn drop(&mut self) {
+        if let Some(progress) = self.0.take() {
+            progress.seal();
+        }
+    }
+}
+
 /// The error of [`Progress::start_write`] once the core gave up on the
 /// attempt: nothing more may be written for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

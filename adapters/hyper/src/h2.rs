@@ -114,6 +114,12 @@ pub(crate) async fn send(
     strip_connection_headers(&mut parts.headers);
     let end_of_stream = body.is_end_stream();
     progress.enter(AttemptStage::WriteHead);
+    // Frames are queued for h2's connection task from here on. HTTP/2
+    // progress is never exact, so this proves nothing either way; it keeps
+    // the record truthful.
+    progress
+        .start_write()
+        .map_err(|sealed| EngineFailure::new(EngineSignal::CancelledUnsent, sealed))?;
     let (response, stream) = conn
         .send
         .send_request(Request::from_parts(parts, ()), end_of_stream)

@@ -43,7 +43,7 @@ async fn a_200_by_prior_knowledge_shares_one_connection_across_requests() {
     let first = attempt();
     let (status, body) = fetch(&engine, post(&url, "hello"), &first).await.unwrap();
     assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
-    let seen = first.progress.snapshot();
+    let seen = first.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     assert_eq!(seen.connection_reused(), Some(false));
     assert!(seen.head_written() && seen.body_written() && seen.head_received());
@@ -51,7 +51,7 @@ async fn a_200_by_prior_knowledge_shares_one_connection_across_requests() {
 
     let second = attempt();
     fetch(&engine, get(&url), &second).await.unwrap();
-    let seen = second.progress.snapshot();
+    let seen = second.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(3));
     assert_eq!(seen.connection_reused(), Some(true));
     assert_eq!(accepted.load(Ordering::SeqCst), 1);
@@ -70,7 +70,7 @@ async fn refused_stream_is_http2_refused_stream_with_the_stream_id() {
         EngineSignal::Http2RefusedStream,
         "{failure}"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     assert!(seen.head_written());
     let verdict = classify(failure.signal(), &seen);
@@ -91,7 +91,7 @@ async fn an_internal_error_reset_is_a_bare_stream_reset_and_proves_nothing() {
         EngineSignal::Http2StreamReset { reason: 2 },
         "{failure}"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
@@ -120,7 +120,7 @@ async fn a_stream_above_the_goaway_last_stream_id_is_excluded() {
         EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
         "{failure}"
     );
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotProcessed);
     assert_eq!(verdict.category(), FailureCategory::GoAway);
 }
@@ -146,7 +146,7 @@ async fn a_stream_covered_by_a_goaway_whose_connection_then_closes_is_ambiguous(
         EngineSignal::Http2GoAway(GoAwayScope::StreamCovered),
         "{failure}"
     );
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
     assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
 }
@@ -181,7 +181,7 @@ async fn a_connection_that_received_a_goaway_is_not_used_again() {
 
     let second = attempt();
     fetch(&engine, get(&url), &second).await.unwrap();
-    let seen = second.progress.snapshot();
+    let seen = second.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(false));
     assert_eq!(seen.stream_id(), Some(1));
     assert_eq!(accepted.load(Ordering::SeqCst), 2);

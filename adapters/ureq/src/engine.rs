@@ -26,15 +26,16 @@ const RESPONSE_CHUNK_SIZE: usize = 16 * 1024;
 /// The ureq engine: blocking, HTTP/1.1.
 ///
 /// ```no_run
-/// use evident_core::{AttemptContext, BlockingAttemptBody, BlockingEngine, Progress};
+/// use evident_core::{BlockingAttemptBody, BlockingEngine, Progress};
+/// use evident_core::testing::attempt_context;
 /// use evident_ureq::UreqEngine;
 ///
 /// # fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let engine = UreqEngine::builder().build()?;
-/// let attempt = AttemptContext { progress: Progress::new(), deadline: None, resend_count: 0 };
+/// let attempt = attempt_context(Progress::new(), None);
 /// let request = http::Request::get("http://127.0.0.1:8080/").body(BlockingAttemptBody::Empty)?;
 /// let response = engine.send(request, &attempt)?;
-/// assert!(attempt.progress.snapshot().head_received());
+/// assert!(attempt.progress().snapshot().head_received());
 /// # let _ = response;
 /// # Ok(())
 /// # }
@@ -84,11 +85,11 @@ impl BlockingEngine for UreqEngine {
         request: http::Request<BlockingAttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
-        let progress = &attempt.progress;
+        let progress = attempt.progress();
         // Every request byte goes through `CountingTransport`.
         progress.counts_writes_exactly();
         progress.enter(AttemptStage::Resolve);
-        if attempt.deadline.is_some_and(|d| d <= Instant::now()) {
+        if attempt.deadline().is_some_and(|d| d <= Instant::now()) {
             return Err(EngineFailure::signal_only(EngineSignal::TimedOut));
         }
 
@@ -109,19 +110,19 @@ impl BlockingEngine for UreqEngine {
         };
         let _current = attempt::enter(Arc::new(Attempt {
             progress: progress.clone(),
-            deadline: attempt.deadline,
+            deadline: attempt.deadline(),
             body: shape,
         }));
 
         let head = http::Request::from_parts(parts, ());
         let result = match body {
-            BlockingAttemptBody::Empty => self.run(head, attempt.deadline),
+            BlockingAttemptBody::Empty => self.run(head, attempt.deadline()),
             BlockingAttemptBody::Full(bytes) => {
-                self.run(head.map(|()| &bytes[..]), attempt.deadline)
+                self.run(head.map(|()| &bytes[..]), attempt.deadline())
             }
             BlockingAttemptBody::Reader(reader) => {
                 let body = SendBody::from_owned_reader(MarkErrors(reader));
-                self.run(head.map(|()| body), attempt.deadline)
+                self.run(head.map(|()| body), attempt.deadline())
             }
         };
         match result {

@@ -611,33 +611,35 @@ fn any_progress() -> impl Strategy<Value = ProgressSnapshot> {
         proptest::option::of(any::<bool>()),
         0u32..10,
     )
-        .prop_map(|(stage, counted, written, [hw, bw, hr, started], reused, sid)| {
-            let p = Progress::new();
-            if let Some(s) = stage {
-                p.enter(AttemptStage::ALL[s]);
-            }
-            if counted {
-                p.counts_writes_exactly();
-            }
-            if started {
-                p.start_write().unwrap();
-            }
-            p.wrote(written);
-            if hw {
-                p.head_written();
-            }
-            if bw {
-                p.body_written();
-            }
-            if hr {
-                p.head_received();
-            }
-            if let Some(r) = reused {
-                p.connection_reused(r);
-            }
-            p.stream_id(sid);
-            p.snapshot()
-        })
+        .prop_map(
+            |(stage, counted, written, [hw, bw, hr, started], reused, sid)| {
+                let p = Progress::new();
+                if let Some(s) = stage {
+                    p.enter(AttemptStage::ALL[s]);
+                }
+                if counted {
+                    p.counts_writes_exactly();
+                }
+                if started {
+                    p.start_write().unwrap();
+                }
+                p.wrote(written);
+                if hw {
+                    p.head_written();
+                }
+                if bw {
+                    p.body_written();
+                }
+                if hr {
+                    p.head_received();
+                }
+                if let Some(r) = reused {
+                    p.connection_reused(r);
+                }
+                p.stream_id(sid);
+                p.snapshot()
+            },
+        )
 }
 
 proptest! {

@@ -161,7 +161,10 @@ fn statuses_that_prove_non_processing_retry_whatever_the_idempotency() {
         }
     }
     assert_eq!(RetryReason::RequestTimeout.as_str(), "request_timeout");
-    assert_eq!(RetryReason::MisdirectedRequest.as_str(), "misdirected_request");
+    assert_eq!(
+        RetryReason::MisdirectedRequest.as_str(),
+        "misdirected_request"
+    );
     assert_eq!(RetryReason::TooEarly.as_str(), "too_early");
 }
 
@@ -218,7 +221,11 @@ fn statuses_that_prove_non_processing_still_obey_the_blockers_the_delay_and_the_
             .shared_budget(budget)
             .build()
             .unwrap();
-        let d = p.decide(&ctx(Idempotency::None), &answered(code, None), Instant::now());
+        let d = p.decide(
+            &ctx(Idempotency::None),
+            &answered(code, None),
+            Instant::now(),
+        );
         assert_eq!(d, Decision::Stop(StopReason::BudgetExhausted), "{code}");
     }
 }

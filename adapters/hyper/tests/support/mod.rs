@@ -25,11 +25,7 @@ pub const OK_HELLO: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello"
 
 /// A fresh attempt context.
 pub fn attempt() -> AttemptContext {
-    AttemptContext {
-        progress: Progress::new(),
-        deadline: None,
-        resend_count: 0,
-    }
+    evident_core::testing::attempt_context(Progress::new(), None)
 }
 
 /// A GET without a body.
