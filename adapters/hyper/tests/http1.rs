@@ -340,3 +340,36 @@ async fn a_421_is_retried_on_a_new_connection_and_its_connection_is_not_reused()
     assert_eq!(evident_core::client::attempts_of(&response).len(), 1);
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }
+
+#[tokio::test]
+async fn a_connection_that_answered_421_is_not_reused_by_the_next_request() {
+    const MISDIRECTED: &[u8] = b"HTTP/1.1 421 Misdirected Request\r\ncontent-length: 0\r\n\r\n";
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let misdirected = count.fetch_add(1, Ordering::SeqCst) == 0;
+            tokio::spawn(async move {
+                let mut conn = RequestReader::new(tcp);
+                while conn.next_request().await.is_some() {
+                    conn.respond(if misdirected { MISDIRECTED } else { OK_HELLO })
+                        .await;
+                }
+            });
+        }
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+    let first = attempt();
+    let response = engine.send(get(&url), &first).await.unwrap();
+    assert_eq!(response.status(), 421);
+    collect(response.into_body()).await.unwrap();
+    let second = attempt();
+    fetch(&engine, get(&url), &second).await.unwrap();
+    assert_eq!(
+        second.progress().snapshot().connection_reused(),
+        Some(false)
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
