@@ -105,7 +105,16 @@ impl Engine for HyperEngine {
         };
         match conn {
             Conn::H1(conn) => h1::send(conn, request, progress, origin, inner.pool.clone()).await,
-            Conn::H2(conn) => h2::send(conn, request, progress).await,
+            Conn::H2(conn) => {
+                let shared = conn.clone();
+                let response = h2::send(conn, request, progress).await?;
+                if response.status() == http::StatusCode::MISDIRECTED_REQUEST {
+                    // Not configured for this origin on this connection
+                    // (RFC 9110 §15.5.20): no later request may share it.
+                    inner.pool.remove_h2(&origin, &shared);
+                }
+                Ok(response)
+            }
         }
     }
 }

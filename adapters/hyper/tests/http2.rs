@@ -186,3 +186,64 @@ async fn a_connection_that_received_a_goaway_is_not_used_again() {
     assert_eq!(seen.stream_id(), Some(1));
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }
+
+/// After a 421 the core asks for a new connection; on HTTP/2 the new
+/// connection also replaces the shared one for later requests.
+#[tokio::test]
+async fn an_attempt_that_requires_a_fresh_connection_opens_a_new_http2_connection() {
+    let (addr, accepted) = h2_server(H2Reply::Hello).await;
+    let engine = h2_engine();
+    let url = format!("http://{addr}/");
+
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+    let fresh = evident_core::testing::fresh_connection_attempt_context(
+        evident_core::Progress::new(),
+        None,
+    );
+    fetch(&engine, get(&url), &fresh).await.unwrap();
+    let seen = fresh.progress().snapshot();
+    assert_eq!(seen.connection_reused(), Some(false));
+    assert_eq!(
+        seen.stream_id(),
+        Some(1),
+        "the first stream of a new connection"
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+
+    let later = attempt();
+    fetch(&engine, get(&url), &later).await.unwrap();
+    let seen = later.progress().snapshot();
+    assert_eq!(seen.connection_reused(), Some(true));
+    assert_eq!(
+        seen.stream_id(),
+        Some(3),
+        "the new connection is the shared one"
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_shared_http2_connection_that_answered_421_is_shared_no_more() {
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let reply = if count.fetch_add(1, Ordering::SeqCst) == 0 {
+                H2Reply::Status(421)
+            } else {
+                H2Reply::Hello
+            };
+            tokio::spawn(serve_h2(tcp, reply));
+        }
+    });
+    let engine = h2_engine();
+    let url = format!("http://{addr}/");
+    let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
+    assert_eq!(status, 421);
+    let next = attempt();
+    let (status, _) = fetch(&engine, get(&url), &next).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(next.progress().snapshot().connection_reused(), Some(false));
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}

@@ -210,6 +210,8 @@ pub enum H2Reply {
     Hello,
     /// `RST_STREAM` with this reason.
     Reset(h2::Reason),
+    /// This status, without a body.
+    Status(u16),
 }
 
 /// Serves HTTP/2 on one connection until the client goes away.
@@ -228,6 +230,11 @@ where
                 send.send_data(Bytes::from_static(b"hello"), true).unwrap();
             }
             H2Reply::Reset(reason) => respond.send_reset(reason),
+            H2Reply::Status(code) => {
+                let mut response = http::Response::new(());
+                *response.status_mut() = http::StatusCode::from_u16(code).unwrap();
+                respond.send_response(response, true).unwrap();
+            }
         }
     }
 }
