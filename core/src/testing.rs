@@ -405,8 +405,9 @@ pub fn attempt_context(progress: Progress, deadline: Option<std::time::Instant>)
     AttemptContext::new(progress, deadline, 0, false)
 }
 
-/// Like [`attempt_context`], for an attempt that must not use a pooled
-/// connection (what the client asks for after a 421 Misdirected Request).
+/// Like [`attempt_context`], for the retry (resend count 1) that must not
+/// use a pooled connection, as the client asks after a 421 Misdirected
+/// Request.
 pub fn fresh_connection_attempt_context(
     progress: Progress,
     deadline: Option<std::time::Instant>,

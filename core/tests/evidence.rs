@@ -11,8 +11,9 @@ use evident_core::decide::{Decision, RetryReason, StopReason};
 use evident_core::resilience::{ManualClock, PipelineConfig};
 use evident_core::testing::{ScriptedEngine, Step};
 use evident_core::{
-    AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, ExecutionEvidence as E,
-    Progress, ResponseBody, RetryPolicy,
+    AttemptBody, AttemptContext, AttemptStage, BlockingAttemptBody, BlockingEngine,
+    BlockingResponseBody, Engine, EngineFailure, EngineSignal, ExecutionEvidence as E, Progress,
+    ResponseBody, RetryPolicy,
 };
 
 const URL: &str = "http://127.0.0.1:8080/pay";
@@ -90,6 +91,52 @@ async fn a_timeout_during_a_started_write_is_sent_no_response_and_seals_the_atte
         kept[0].start_write().is_err(),
         "a write after the seal is refused"
     );
+}
+
+impl BlockingEngine for StuckInFirstWrite {
+    fn name(&self) -> &'static str {
+        "stuck-in-first-write"
+    }
+
+    /// A blocking engine bounds the stuck write by the attempt deadline and
+    /// reports its timer: nothing was accepted, but the write had started.
+    fn send(
+        &self,
+        _request: http::Request<BlockingAttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
+        let progress = attempt.progress();
+        progress.counts_writes_exactly();
+        progress.enter(AttemptStage::WriteHead);
+        progress
+            .start_write()
+            .expect("a fresh attempt is not sealed");
+        self.kept.lock().unwrap().push(progress.clone());
+        Err(EngineFailure::signal_only(EngineSignal::TimedOut))
+    }
+}
+
+#[test]
+fn a_blocking_write_that_timed_out_after_it_started_is_sent_no_response_and_sealed() {
+    let engine = Arc::new(StuckInFirstWrite::default());
+    let client = builder()
+        .clock(Arc::new(ManualClock::new()))
+        .build_blocking(engine.clone())
+        .unwrap();
+    let request = http::Request::post(URL)
+        .body(blocking::Body::from("{}"))
+        .unwrap();
+    let err = client.execute(request, CallOptions::new()).unwrap_err();
+    let records = err.attempts();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(records[0].evidence, Some(E::SentNoResponse));
+    assert_eq!(
+        records[0].decision,
+        Decision::Stop(StopReason::NotIdempotent)
+    );
+    let kept = engine.kept.lock().unwrap();
+    assert!(kept[0].is_sealed());
+    assert!(kept[0].start_write().is_err());
 }
 
 #[tokio::test(start_paused = true)]
