@@ -316,10 +316,6 @@ pub enum Then {
     Retry(RetryReason),
     /// Stop for this reason.
     Stop(StopReason),
-    /// Retry for the reason with this stable name (`evident.decision.reason`):
-    /// for a reason the rules name that the core may not have a variant for
-    /// yet. The record must carry exactly this name.
-    RetryFor(&'static str),
 }
 
 impl Then {
@@ -327,7 +323,6 @@ impl Then {
         match self {
             Then::Retry(r) => ("retry", r.as_str()),
             Then::Stop(s) => ("stop", s.as_str()),
-            Then::RetryFor(name) => ("retry", name),
         }
     }
 }

@@ -25,7 +25,7 @@ use super::{
 use crate::lab::{Http1Behaviour as H1, Http2Behaviour as H2};
 use crate::scenario::{
     Before, BodySpec, BudgetSpec, CallSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, Fault,
-    LARGE_BODY_BYTES, RateSpec, Scenario, ServerExpect, Then,
+    LARGE_BODY_BYTES, RateSpec, Scenario, ServerExpect,
 };
 
 /// Receive buffer of the server that stops reading mid-upload: small, so
@@ -384,7 +384,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             h1(vec![H1::Respond(status(408).close()), H1::Respond(ok())]),
             CallSpec::post(),
             vec![
-                backoff(Expect::answered(408, Then::RetryFor("request_timeout"))),
+                backoff(Expect::answered(408, retry(R::RequestTimeout))),
                 succeeded(),
             ],
             1,
@@ -399,7 +399,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             h1(vec![H1::Respond(status(421)), H1::Respond(ok())]),
             CallSpec::post(),
             vec![
-                backoff(Expect::answered(421, Then::RetryFor("misdirected_request"))),
+                backoff(Expect::answered(421, retry(R::MisdirectedRequest))),
                 succeeded(),
             ],
             1,
@@ -412,7 +412,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             h1(vec![H1::Respond(status(425)), H1::Respond(ok())]),
             CallSpec::post(),
             vec![
-                backoff(Expect::answered(425, Then::RetryFor("too_early"))),
+                backoff(Expect::answered(425, retry(R::TooEarly))),
                 succeeded(),
             ],
             1,
