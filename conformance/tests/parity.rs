@@ -1,7 +1,7 @@
-//! Every scenario on every built-in engine, each row compared across them:
-//! a difference fails the row's cells even when each meets its expectation.
+//! Every scenario on every engine this build includes
+//! (`engines::built_in()`), each row compared across them: a difference
+//! fails the row's cells even when each meets its expectation.
 
-evident_conformance::conformance_tests!(
-    evident_conformance::engines::hyper(),
-    evident_conformance::engines::ureq(),
-);
+fn main() -> std::process::ExitCode {
+    evident_conformance::test_main(evident_conformance::engines::built_in())
+}
