@@ -9,7 +9,7 @@ use bytes::Bytes;
 use evident_core::client::{self, CallOptions, ClientBuilder, blocking};
 use evident_core::decide::{BudgetConfig, Decision, DelaySource, RetryReason, StopReason};
 use evident_core::observe::{AttemptRecord, CallInfo, Observer};
-use evident_core::resilience::{CircuitBreakerConfig, ManualClock, PipelineConfig};
+use evident_core::resilience::{CircuitBreakerConfig, ManualClock, Origin, PipelineConfig, Scheme};
 use evident_core::testing::{Reached, ScriptedEngine, Step};
 use evident_core::{
     AttemptStage as S, EngineSignal, ExecutionEvidence as E, FailureCategory as C, RetryPolicy,
@@ -696,4 +696,46 @@ fn impossible_client_configurations_are_typed_errors() {
             .build_blocking(ScriptedEngine::new([Step::respond(200, "")]))
             .is_ok()
     );
+}
+
+/// A breaker that opens on the first recorded failure.
+fn hair_trigger_breaker() -> PipelineConfig {
+    PipelineConfig::disabled().circuit_breaker(Some(
+        CircuitBreakerConfig::builder()
+            .sliding_window_size(1)
+            .minimum_number_of_calls(1)
+            .build()
+            .unwrap(),
+    ))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failing_request_body_never_opens_the_circuit() {
+    // The caller's own body stream failed: nothing says the upstream is
+    // unhealthy, so a breaker that opens on one failure stays closed.
+    let engine = Arc::new(ScriptedEngine::new([
+        Step::fail(EngineSignal::RequestBody, Reached::HeadWritten),
+        Step::respond(200, "ok"),
+    ]));
+    let client = builder()
+        .pipeline(hair_trigger_breaker())
+        .build(engine.clone())
+        .unwrap();
+    let request = http::Request::post(URL)
+        .body(client::Body::from("x"))
+        .unwrap();
+    let err = client
+        .execute(request, CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.failure().unwrap().category(), C::RequestBody);
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    assert_eq!(
+        client.pipeline().state(&origin),
+        Some(evident_core::resilience::CircuitState::Closed)
+    );
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let ok = client.execute(request, CallOptions::new()).await.unwrap();
+    assert_eq!(ok.status(), 200);
+    assert_eq!(engine.sends(), 2);
 }

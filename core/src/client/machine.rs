@@ -193,12 +193,16 @@ impl Call {
             failure = failure.with_source(source);
         }
         if let Some(permit) = permit {
-            // Caller cancellation, protocol-proven refusals and our own
-            // response limit say nothing about the upstream's health.
+            // Caller cancellation, the caller's own failing request body,
+            // protocol-proven refusals and our own response limit say
+            // nothing about the upstream's health: counting them would open
+            // the circuit on a healthy dependency.
             if failure.evidence() == ExecutionEvidence::NotProcessed
                 || matches!(
                     failure.category(),
-                    FailureCategory::Cancelled | FailureCategory::ResponseTooLarge
+                    FailureCategory::Cancelled
+                        | FailureCategory::RequestBody
+                        | FailureCategory::ResponseTooLarge
                 )
             {
                 permit.record_ignored();
