@@ -291,15 +291,31 @@ impl RateLimiter {
     /// A permit, waiting up to the configured `max_wait` by sleeping the
     /// thread through the clock ([`Clock::sleep`]).
     pub fn acquire_blocking(&self) -> Result<RatePermit, LocalRejection> {
-        self.acquire_blocking_at(self.inner.clock.now())
+        self.acquire_blocking_at(self.inner.clock.now(), Duration::MAX)
+            .map(|(permit, _)| permit)
     }
 
-    pub(crate) fn acquire_blocking_at(&self, now: Instant) -> Result<RatePermit, LocalRejection> {
-        let (permit, wait) = self.reserve(now, self.inner.config.max_wait)?;
+    /// Like [`acquire_blocking`](Self::acquire_blocking), waiting at most
+    /// `max_wait` (or the configured `max_wait`, if shorter).
+    pub fn acquire_blocking_within(
+        &self,
+        max_wait: Duration,
+    ) -> Result<RatePermit, LocalRejection> {
+        self.acquire_blocking_at(self.inner.clock.now(), max_wait)
+            .map(|(permit, _)| permit)
+    }
+
+    /// Returns the permit and how long it waited.
+    pub(crate) fn acquire_blocking_at(
+        &self,
+        now: Instant,
+        max_wait: Duration,
+    ) -> Result<(RatePermit, Duration), LocalRejection> {
+        let (permit, wait) = self.reserve(now, max_wait.min(self.inner.config.max_wait))?;
         if !wait.is_zero() {
             self.inner.clock.sleep(wait);
         }
-        Ok(permit)
+        Ok((permit, wait))
     }
 
     /// A permit, waiting up to the configured `max_wait` on tokio's timer.
@@ -310,15 +326,35 @@ impl RateLimiter {
     ///
     /// If it has to wait outside a tokio runtime with the time driver.
     pub async fn acquire(&self) -> Result<RatePermit, LocalRejection> {
-        self.acquire_at(self.inner.clock.now()).await
+        self.acquire_at(self.inner.clock.now(), Duration::MAX)
+            .await
+            .map(|(permit, _)| permit)
     }
 
-    pub(crate) async fn acquire_at(&self, now: Instant) -> Result<RatePermit, LocalRejection> {
-        let (permit, wait) = self.reserve(now, self.inner.config.max_wait)?;
+    /// Like [`acquire`](Self::acquire), waiting at most `max_wait` (or the
+    /// configured `max_wait`, if shorter).
+    pub async fn acquire_within(&self, max_wait: Duration) -> Result<RatePermit, LocalRejection> {
+        self.acquire_at(self.inner.clock.now(), max_wait)
+            .await
+            .map(|(permit, _)| permit)
+    }
+
+    /// Returns the permit and how long it waited.
+    pub(crate) async fn acquire_at(
+        &self,
+        now: Instant,
+        max_wait: Duration,
+    ) -> Result<(RatePermit, Duration), LocalRejection> {
+        let (permit, wait) = self.reserve(now, max_wait.min(self.inner.config.max_wait))?;
         if !wait.is_zero() {
             tokio::time::sleep(wait).await;
         }
-        Ok(permit)
+        Ok((permit, wait))
+    }
+
+    /// Whether nothing outside the registry holds this limiter.
+    pub(crate) fn is_unshared(&self) -> bool {
+        Arc::strong_count(&self.inner) == 1
     }
 
     /// Takes a permit of the current cycle, or reserves one of a later cycle
