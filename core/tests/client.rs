@@ -9,7 +9,9 @@ use bytes::Bytes;
 use evident_core::client::{self, CallOptions, ClientBuilder, blocking};
 use evident_core::decide::{BudgetConfig, Decision, DelaySource, RetryReason, StopReason};
 use evident_core::observe::{AttemptRecord, CallInfo, Observer};
-use evident_core::resilience::{CircuitBreakerConfig, ManualClock, Origin, PipelineConfig, Scheme};
+use evident_core::resilience::{
+    CircuitBreakerConfig, ManualClock, Origin, PipelineConfig, RateLimiterConfig, Scheme,
+};
 use evident_core::testing::{Reached, ScriptedEngine, Step};
 use evident_core::{
     AttemptStage as S, EngineSignal, ExecutionEvidence as E, FailureCategory as C, RetryPolicy,
@@ -154,18 +156,71 @@ fn scripts() -> Vec<(Vec<Step>, CallOptions)> {
     ]
 }
 
+/// A rate limiter of one token per 5 s that lets an attempt wait up to 10 s.
+fn slow_rate_limiter() -> PipelineConfig {
+    PipelineConfig::disabled().rate_limiter(Some(
+        RateLimiterConfig::builder(1, Duration::from_secs(5))
+            .max_wait(Duration::from_secs(10))
+            .build()
+            .unwrap(),
+    ))
+}
+
+/// Scripts whose attempts wait for admission.
+fn admission_scripts() -> Vec<(Vec<Step>, CallOptions)> {
+    vec![
+        // The retry waits ~4.9 s for a token, then hangs: its 2 s timeout
+        // counts from admission, not from before the wait.
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::hang(Reached::BodyWritten),
+            ],
+            CallOptions::new(),
+        ),
+        // The token is further away than the 3 s deadline allows: the
+        // retry is rejected at once instead of waiting past the deadline.
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new().deadline(Duration::from_secs(3)),
+        ),
+        // Within a 20 s deadline the wait fits; the retry succeeds.
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new().deadline(Duration::from_secs(20)),
+        ),
+    ]
+}
+
 #[tokio::test(start_paused = true)]
 async fn async_and_blocking_clients_decide_identically() {
-    for (i, (steps, options)) in scripts().into_iter().enumerate() {
+    let plain = scripts()
+        .into_iter()
+        .map(|(steps, options)| (steps, options, PipelineConfig::disabled()));
+    let admission = admission_scripts()
+        .into_iter()
+        .map(|(steps, options)| (steps, options, slow_rate_limiter()));
+    for (i, (steps, options, pipeline)) in plain.chain(admission).enumerate() {
         let (a, a_engine, a_elapsed) = run_async(
-            builder(),
+            builder().pipeline(pipeline.clone()),
             steps.clone(),
             client::Body::from("x"),
             options.clone(),
         )
         .await;
         let (b, b_engine, b_elapsed) = tokio::task::spawn_blocking(move || {
-            run_blocking(builder(), steps, blocking::Body::from("x"), options)
+            run_blocking(
+                builder().pipeline(pipeline),
+                steps,
+                blocking::Body::from("x"),
+                options,
+            )
         })
         .await
         .unwrap();
@@ -738,4 +793,173 @@ async fn a_failing_request_body_never_opens_the_circuit() {
     let ok = client.execute(request, CallOptions::new()).await.unwrap();
     assert_eq!(ok.status(), 200);
     assert_eq!(engine.sends(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn admission_waits_end_within_the_call_deadline_and_the_attempt_is_timed_from_admission() {
+    // The retry's token is 4.9 s away, the deadline 3 s: rejected at once.
+    let (r, engine, elapsed) = run_async(
+        builder().pipeline(slow_rate_limiter()),
+        vec![
+            Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+            Step::respond(200, "ok"),
+        ],
+        client::Body::Empty,
+        CallOptions::new().deadline(Duration::from_secs(3)),
+    )
+    .await;
+    let err = r.unwrap_err();
+    assert!(matches!(
+        err.rejection(),
+        Some(evident_core::resilience::LocalRejection::RateLimited { .. })
+    ));
+    let shown: Vec<String> = err.attempts().iter().map(|r| r.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "#0 connect/connection_refused/not_sent -> retry(not_sent)",
+            "#1 rejected:rate_limited -> stop(local_rejection)",
+        ]
+    );
+    assert_eq!(engine.sends(), 1);
+    assert_eq!(elapsed, Duration::from_millis(100), "only the backoff");
+    // Admitted after waiting until 5 s, the hanging retry gets its whole
+    // 2 s attempt timeout.
+    let (r, _, elapsed) = run_async(
+        builder().pipeline(slow_rate_limiter()),
+        vec![
+            Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+            Step::hang(Reached::BodyWritten),
+        ],
+        client::Body::Empty,
+        CallOptions::new(),
+    )
+    .await;
+    assert_eq!(r.unwrap_err().attempts().len(), 2);
+    assert_eq!(elapsed, Duration::from_secs(7));
+}
+
+/// Collects records and says when the first one arrived.
+#[derive(Default)]
+struct Signal {
+    records: Mutex<Vec<AttemptRecord>>,
+    first: tokio::sync::Notify,
+    sender: Mutex<Option<std::sync::mpsc::Sender<()>>>,
+}
+
+impl Observer for Signal {
+    fn on_attempt(&self, _call: &CallInfo, record: &AttemptRecord) {
+        self.records.lock().unwrap().push(*record);
+        self.first.notify_one();
+        if let Some(tx) = &*self.sender.lock().unwrap() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+fn shown(records: &[AttemptRecord]) -> Vec<String> {
+    records.iter().map(|r| r.to_string()).collect()
+}
+
+const DRAINED_DURING_RETRY_AFTER: [&str; 2] = [
+    "#0 status:503 -> retry(retryable_status)",
+    "#1 rejected:draining -> stop(draining)",
+];
+
+fn retry_after_60() -> Vec<Step> {
+    vec![
+        Step::respond(503, "").header("retry-after", "60"),
+        Step::respond(200, "ok"),
+    ]
+}
+
+#[tokio::test(start_paused = true)]
+async fn drain_during_a_retry_after_wait_ends_the_async_call_at_once() {
+    let observer = Arc::new(Signal::default());
+    let engine = Arc::new(ScriptedEngine::new(retry_after_60()));
+    let client = builder()
+        .observer(observer.clone())
+        .build(engine.clone())
+        .unwrap();
+    let start = tokio::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+            client
+                .execute(request, CallOptions::new().idempotent())
+                .await
+        })
+    };
+    observer.first.notified().await;
+    client.drain();
+    let err = call.await.unwrap().unwrap_err();
+    assert!(err.is_draining(), "{err}");
+    assert_eq!(shown(err.attempts()), DRAINED_DURING_RETRY_AFTER);
+    assert_eq!(
+        shown(&observer.records.lock().unwrap()),
+        DRAINED_DURING_RETRY_AFTER
+    );
+    assert_eq!(engine.sends(), 1);
+    assert_eq!(start.elapsed(), Duration::ZERO, "not a moment of the 60 s");
+}
+
+#[test]
+fn drain_during_a_retry_after_wait_ends_the_blocking_call_without_advancing_its_clock() {
+    // The observer drains the client as the first attempt is recorded, so
+    // the drain is in place when the wait begins.
+    struct DrainOnFirst(std::sync::OnceLock<blocking::Client<Arc<ScriptedEngine>>>);
+    impl Observer for DrainOnFirst {
+        fn on_attempt(&self, _call: &CallInfo, _record: &AttemptRecord) {
+            self.0.get().unwrap().drain();
+        }
+    }
+    let clock = ManualClock::new();
+    let observer = Arc::new(DrainOnFirst(std::sync::OnceLock::new()));
+    let engine = Arc::new(ScriptedEngine::new(retry_after_60()).with_clock(clock.clone()));
+    let client = builder()
+        .clock(Arc::new(clock.clone()))
+        .observer(observer.clone())
+        .build_blocking(engine.clone())
+        .unwrap();
+    let _ = observer.0.set(client.clone());
+    let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+    let err = client
+        .execute(request, CallOptions::new().idempotent())
+        .unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_DURING_RETRY_AFTER);
+    assert_eq!(engine.sends(), 1);
+    assert_eq!(clock.elapsed(), Duration::ZERO);
+}
+
+#[test]
+fn drain_wakes_a_blocking_call_asleep_in_a_retry_after_wait() {
+    // The system clock: the call really sleeps, and drain() must wake it.
+    let observer = Arc::new(Signal::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    *observer.sender.lock().unwrap() = Some(tx);
+    let engine = Arc::new(ScriptedEngine::new(retry_after_60()));
+    let client = builder()
+        .observer(observer.clone())
+        .build_blocking(engine.clone())
+        .unwrap();
+    let started = std::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        std::thread::spawn(move || {
+            let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new().idempotent())
+        })
+    };
+    rx.recv().unwrap();
+    client.drain();
+    let err = call.join().unwrap().unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_DURING_RETRY_AFTER);
+    assert_eq!(engine.sends(), 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "woken by the drain, not by the end of the 60 s wait"
+    );
 }

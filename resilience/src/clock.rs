@@ -12,8 +12,8 @@
 //! manual clock that sleep simply advances the clock, so a blocking test does
 //! not wait in real time either.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A source of the current time, shared by everything a
@@ -41,6 +41,85 @@ pub trait Clock: Send + Sync + 'static {
     /// blocking waits finish at once and exactly.
     fn sleep(&self, duration: Duration) {
         std::thread::sleep(duration);
+    }
+
+    /// Blocks the current thread for `duration` as measured by this clock,
+    /// unless `interrupt` is raised first (or already was). Returns `true`
+    /// when the whole duration passed, `false` when interrupted.
+    ///
+    /// Used by the blocking client's waits between attempts, which
+    /// [`Interrupt::raise`] must end at once (a client being drained). The
+    /// default waits on the interrupt's condvar in real time; [`ManualClock`]
+    /// advances itself unless the interrupt is already raised.
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        interrupt.wait_timeout(duration)
+    }
+}
+
+/// A one-way signal that ends blocking waits at once: raised once, it stays
+/// raised. Waiters block on a condvar, so raising wakes them immediately,
+/// without polling.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_resilience::{Clock, Interrupt, SystemClock};
+///
+/// let interrupt = Interrupt::new();
+/// std::thread::scope(|s| {
+///     let waiter = s.spawn(|| SystemClock.sleep_unless(Duration::from_secs(3600), &interrupt));
+///     interrupt.raise();
+///     assert!(!waiter.join().unwrap(), "woken, not timed out");
+/// });
+/// ```
+#[derive(Debug, Default)]
+pub struct Interrupt {
+    raised: Mutex<bool>,
+    condvar: Condvar,
+}
+
+impl Interrupt {
+    /// A signal not yet raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Raises the signal and wakes every waiter.
+    pub fn raise(&self) {
+        *self.lock() = true;
+        self.condvar.notify_all();
+    }
+
+    /// Whether the signal was raised.
+    pub fn is_raised(&self) -> bool {
+        *self.lock()
+    }
+
+    /// Waits in real time up to `duration` for the signal; `true` when the
+    /// whole duration passed without it.
+    pub fn wait_timeout(&self, duration: Duration) -> bool {
+        let deadline = Instant::now().checked_add(duration);
+        let mut raised = self.lock();
+        loop {
+            if *raised {
+                return false;
+            }
+            let remaining = match deadline {
+                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+                None => Duration::MAX,
+            };
+            if remaining.is_zero() {
+                return true;
+            }
+            raised = self
+                .condvar
+                .wait_timeout(raised, remaining)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, bool> {
+        self.raised.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -150,6 +229,14 @@ impl Clock for ManualClock {
 
     fn sleep(&self, duration: Duration) {
         self.advance(duration);
+    }
+
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        if interrupt.is_raised() {
+            return false;
+        }
+        self.advance(duration);
+        true
     }
 }
 

@@ -74,7 +74,7 @@ pub use bulkhead::{
     Bulkhead, BulkheadConfig, BulkheadConfigBuilder, BulkheadMetrics, BulkheadPermit,
     DEFAULT_BULKHEAD_MAX_WAIT, DEFAULT_MAX_CONCURRENT_ATTEMPTS,
 };
-pub use clock::{Clock, ManualClock, SystemClock, TokioClock};
+pub use clock::{Clock, Interrupt, ManualClock, SystemClock, TokioClock};
 pub use error::{AdmitsAgain, ConfigError, LocalRejection};
 pub use event::{Component, Event, EventHook, EventKind};
 pub use origin::{Origin, Scheme};

@@ -137,14 +137,17 @@ impl<E: BlockingEngine> Client<E> {
         let _call_span = call_span(&call.info).entered();
         let mut progress = Progress::new();
         loop {
-            let plan = call.plan(shared, self.h.clock.now());
-            let permit = match self.h.pipeline.acquire_blocking(&call.origin) {
+            // Admission first, its waits bounded by the deadline; the
+            // attempt's own timeout then counts from admission.
+            let bound = call.admission_bound(shared, self.h.clock.now());
+            let permit = match self.h.pipeline.acquire_blocking_within(&call.origin, bound) {
                 Ok(permit) => permit,
                 Err(rejection) => {
                     call.rejected(shared, &rejection);
                     return Err(Error::rejected(rejection, call.finish(shared)));
                 }
             };
+            let plan = call.plan(shared, self.h.clock.now());
             progress.renew();
             let context = AttemptContext {
                 progress: progress.clone(),
@@ -184,11 +187,15 @@ impl<E: BlockingEngine> Client<E> {
                 Err(engine_failure) => call.failed(shared, engine_failure, ended, Some(permit))?,
             };
             drop(_attempt_span);
-            self.h.clock.sleep(delay);
+            // `drain()` wakes this wait at once, and the call ends.
+            if !self.h.wait_blocking_unless_drained(delay) {
+                return Err(call.drained(shared));
+            }
         }
     }
 
-    /// Stops new retries; new calls fail fast.
+    /// Stops new retries, as [`crate::client::Client::drain`]: a call
+    /// blocked waiting to retry is woken and ends at once.
     pub fn drain(&self) {
         self.h.drain();
     }

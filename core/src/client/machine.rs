@@ -53,6 +53,8 @@ pub(crate) struct Call {
     deadline: Option<Instant>,
     attempts_made: u32,
     records: Vec<AttemptRecord>,
+    /// The last attempt's failure while a retry of it is pending.
+    last_failure: Option<TransportFailure>,
 }
 
 /// The header name of the idempotency key.
@@ -133,10 +135,26 @@ impl Call {
             deadline,
             attempts_made: 0,
             records: Vec::with_capacity(shared.policy.max_attempts() as usize),
+            last_failure: None,
         })
     }
 
-    /// Plans the next attempt.
+    /// How long the pipeline may keep the next attempt waiting for
+    /// admission (rate-limiter and bulkhead waits together): what remains of
+    /// the deadline less the minimum attempt time, so an admitted attempt
+    /// still has time to run. Unbounded without a deadline (the pipeline's
+    /// own configured waits still apply).
+    pub(crate) fn admission_bound(&self, shared: &Shared, now: Instant) -> Duration {
+        match self.deadline {
+            Some(deadline) => deadline
+                .saturating_duration_since(now)
+                .saturating_sub(shared.policy.min_attempt_time()),
+            None => Duration::MAX,
+        }
+    }
+
+    /// Plans the next attempt, once the pipeline admitted it: its timeout
+    /// and deadline count from now, after any admission wait.
     pub(crate) fn plan(&mut self, shared: &Shared, now: Instant) -> AttemptPlan {
         let resend_count = self.attempts_made;
         self.attempts_made += 1;
@@ -161,6 +179,7 @@ impl Call {
         ended: Ended<'_>,
         permit: Option<AttemptPermit>,
     ) -> Option<Duration> {
+        self.last_failure = None;
         if let Some(permit) = permit {
             permit.record_status(status.as_u16());
         }
@@ -216,22 +235,32 @@ impl Call {
             AttemptRecord::failed(self.attempts_made - 1, &failure, decision),
         );
         match delay_of(decision) {
-            Some(delay) => Ok(delay),
+            Some(delay) => {
+                self.last_failure = Some(failure);
+                Ok(delay)
+            }
             None => Err(Error::failed(failure, self.finish(shared))),
         }
     }
 
-    /// Records a local rejection (which ends the call).
+    /// Ends the call because the client was drained while it waited to
+    /// retry: the attempt that would have come next is recorded as refused
+    /// with `stop(draining)`, and the error keeps the last failure, if the
+    /// last attempt failed.
+    pub(crate) fn drained(&mut self, shared: &Shared) -> Error {
+        self.record(shared, AttemptRecord::drained(self.attempts_made));
+        let last = self.last_failure.take();
+        Error::drained(last, self.finish(shared))
+    }
+
+    /// Records a local rejection of the next attempt (which ends the call).
     pub(crate) fn rejected(&mut self, shared: &Shared, rejection: &LocalRejection) {
         let kind = match rejection {
             LocalRejection::CircuitOpen { .. } => RejectionKind::CircuitOpen,
             LocalRejection::RateLimited { .. } => RejectionKind::RateLimited,
             _ => RejectionKind::BulkheadFull,
         };
-        self.record(
-            shared,
-            AttemptRecord::rejected(self.attempts_made - 1, kind),
-        );
+        self.record(shared, AttemptRecord::rejected(self.attempts_made, kind));
     }
 
     /// Ends the call at a response head handed to the caller (streaming

@@ -262,8 +262,11 @@ impl<E: Engine> Client<E> {
         }
     }
 
-    /// Stops new retries: attempts in flight end, no new retry starts, and
-    /// new calls fail fast with [`Error::is_draining`].
+    /// Stops new retries: attempts in flight end (and are not retried),
+    /// a call waiting to retry (backoff or `Retry-After`) ends at once, and
+    /// new calls fail fast; all with [`Error::is_draining`] or, for an
+    /// attempt that ended after the drain, its own outcome judged
+    /// `stop(draining)`.
     pub fn drain(&self) {
         self.h.drain();
     }
@@ -338,14 +341,17 @@ impl<E: Engine> Client<E> {
         let mut progress = Progress::new();
         async {
             loop {
-                let plan = call.plan(shared, self.h.clock.now());
-                let permit = match self.h.pipeline.acquire(&call.origin).await {
+                // Admission first, its waits bounded by the deadline; the
+                // attempt's own timeout then counts from admission.
+                let bound = call.admission_bound(shared, self.h.clock.now());
+                let permit = match self.h.pipeline.acquire_within(&call.origin, bound).await {
                     Ok(permit) => permit,
                     Err(rejection) => {
                         call.rejected(shared, &rejection);
                         return Err(Error::rejected(rejection, call.finish(shared)));
                     }
                 };
+                let plan = call.plan(shared, self.h.clock.now());
                 progress.renew();
                 let context = AttemptContext {
                     progress: progress.clone(),
@@ -393,7 +399,10 @@ impl<E: Engine> Client<E> {
                     }
                 };
                 drop(entered);
-                tokio::time::sleep(delay).await;
+                // A drain ends the wait at once, and the call with it.
+                if !self.h.wait_unless_drained(delay).await {
+                    return Err(call.drained(shared));
+                }
             }
         }
         .instrument(span)
