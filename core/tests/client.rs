@@ -963,3 +963,178 @@ fn drain_wakes_a_blocking_call_asleep_in_a_retry_after_wait() {
         "woken by the drain, not by the end of the 60 s wait"
     );
 }
+
+/// Logs records and call ends, in order, as text.
+#[derive(Default)]
+struct Log(Mutex<Vec<String>>);
+
+impl Observer for Log {
+    fn on_attempt(&self, _call: &CallInfo, record: &AttemptRecord) {
+        self.0.lock().unwrap().push(record.to_string());
+    }
+    fn on_call_end(&self, _call: &CallInfo, records: &[AttemptRecord]) {
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("end({})", records.len()));
+    }
+}
+
+impl Log {
+    fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+fn refused_then_body_reset() -> Vec<Step> {
+    vec![
+        Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+        Step::body_fails(200, "par", EngineSignal::ConnectionReset),
+    ]
+}
+
+const STREAMED_BODY_RESET: [&str; 3] = [
+    "#0 connect/connection_refused/not_sent -> retry(not_sent)",
+    "#1 status:200 -> stop(succeeded)",
+    "#1 read_body/connection_reset/responded -> stop(response_delivered)",
+];
+
+#[tokio::test(start_paused = true)]
+async fn a_streamed_body_failure_is_the_clients_error_with_every_record_observed_inside_the_call() {
+    use http_body_util::BodyExt;
+    let log = Arc::new(Log::default());
+    let client = builder()
+        .observer(log.clone())
+        .build(ScriptedEngine::new(refused_then_body_reset()))
+        .unwrap();
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let response = client
+        .execute_streaming(request, CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        shown(client::attempts_of(&response)),
+        STREAMED_BODY_RESET[..2]
+    );
+    assert_eq!(
+        log.lines(),
+        STREAMED_BODY_RESET[..2],
+        "the call is not over"
+    );
+    let err: client::Error = response.into_body().collect().await.unwrap_err();
+    assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+    let f = err.failure().unwrap();
+    assert_eq!(
+        (f.stage(), f.category(), f.evidence()),
+        (S::ReadBody, C::ConnectionReset, E::Responded)
+    );
+    let mut expected: Vec<String> = STREAMED_BODY_RESET.map(String::from).to_vec();
+    expected.push("end(3)".into());
+    assert_eq!(
+        log.lines(),
+        expected,
+        "the body failure comes before the end"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_streamed_body_is_bounded_by_the_call_deadline() {
+    use http_body_util::BodyExt;
+    let client = builder()
+        .build(ScriptedEngine::new([Step::body_stalls(200, "part")]))
+        .unwrap();
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let start = tokio::time::Instant::now();
+    let response = client
+        .execute_streaming(request, CallOptions::new().deadline(Duration::from_secs(5)))
+        .await
+        .unwrap();
+    // Bounded here only so that a regression fails instead of hanging.
+    let read = tokio::time::timeout(Duration::from_secs(3600), response.into_body().collect())
+        .await
+        .expect("the call's deadline ended the body");
+    let err = read.unwrap_err();
+    assert_eq!(start.elapsed(), Duration::from_secs(5));
+    let f = err.failure().unwrap();
+    assert_eq!(
+        (f.stage(), f.category(), f.evidence()),
+        (S::ReadBody, C::Timeout, E::Responded)
+    );
+    assert_eq!(
+        err.attempts().last().unwrap().decision,
+        Decision::Stop(StopReason::ResponseDelivered)
+    );
+}
+
+#[test]
+fn the_blocking_client_streams_with_the_same_trail_as_the_async_one() {
+    let log = Arc::new(Log::default());
+    let clock = ManualClock::new();
+    let client = builder()
+        .clock(Arc::new(clock.clone()))
+        .observer(log.clone())
+        .build_blocking(ScriptedEngine::new(refused_then_body_reset()).with_clock(clock))
+        .unwrap();
+    let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+    let response = client
+        .execute_streaming(request, CallOptions::new())
+        .unwrap();
+    assert_eq!(
+        shown(client::attempts_of(&response)),
+        STREAMED_BODY_RESET[..2]
+    );
+    let mut body = response.into_body();
+    assert_eq!(body.next_chunk().unwrap().unwrap(), "par");
+    assert_eq!(
+        log.lines(),
+        STREAMED_BODY_RESET[..2],
+        "the call is not over"
+    );
+    let err = body.next_chunk().unwrap_err();
+    assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+    let mut expected: Vec<String> = STREAMED_BODY_RESET.map(String::from).to_vec();
+    expected.push("end(3)".into());
+    assert_eq!(log.lines(), expected);
+    // Through `Read`, the client's error is inside the io::Error.
+    let client = builder()
+        .build_blocking(ScriptedEngine::new(refused_then_body_reset()))
+        .unwrap();
+    let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+    let mut body = client
+        .execute_streaming(request, CallOptions::new())
+        .unwrap()
+        .into_body();
+    let io = std::io::Read::read_to_end(&mut body, &mut Vec::new()).unwrap_err();
+    let err = io
+        .get_ref()
+        .unwrap()
+        .downcast_ref::<client::Error>()
+        .unwrap();
+    assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_streamed_call_ends_once_when_its_body_ends_or_is_dropped() {
+    use http_body_util::BodyExt;
+    let log = Arc::new(Log::default());
+    let client = builder()
+        .observer(log.clone())
+        .build(ScriptedEngine::new([Step::respond(200, "whole")]))
+        .unwrap();
+    let stream = || http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let response = client
+        .execute_streaming(stream(), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(log.lines(), ["#0 status:200 -> stop(succeeded)"]);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(body, "whole");
+    assert_eq!(log.lines(), ["#0 status:200 -> stop(succeeded)", "end(1)"]);
+    let response = client
+        .execute_streaming(stream(), CallOptions::new())
+        .await
+        .unwrap();
+    drop(response);
+    assert_eq!(log.lines().len(), 4);
+    assert_eq!(log.lines()[3], "end(1)");
+}

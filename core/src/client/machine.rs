@@ -263,31 +263,6 @@ impl Call {
         self.record(shared, AttemptRecord::rejected(self.attempts_made, kind));
     }
 
-    /// Ends the call at a response head handed to the caller (streaming
-    /// mode): the returned [`Delivered`] judges a later body failure, for
-    /// which the "response already delivered" blocker applies.
-    pub(crate) fn hand_over(
-        &mut self,
-        shared: &Shared,
-        now: Instant,
-    ) -> (Vec<AttemptRecord>, Delivered) {
-        let delivered = Delivered {
-            info: self.info.clone(),
-            resend_count: self.attempts_made - 1,
-            context: RetryContext {
-                attempts_made: self.attempts_made,
-                attempts_allowed: shared.policy.max_attempts(),
-                body: self.body,
-                response_delivered: true,
-                draining: false,
-                remaining: self.deadline.map(|d| d.saturating_duration_since(now)),
-                min_attempt_time: shared.policy.min_attempt_time(),
-                idempotency: self.idempotency,
-            },
-        };
-        (self.finish(shared), delivered)
-    }
-
     /// Ends the call: tells the observer and hands over the records.
     pub(crate) fn finish(&mut self, shared: &Shared) -> Vec<AttemptRecord> {
         let records = std::mem::take(&mut self.records);
@@ -368,26 +343,89 @@ pub(crate) fn build_request<B>(
     request
 }
 
-/// What remains of a call whose response head was handed to the caller.
+/// A call whose response head was handed to the caller (streaming mode).
+///
+/// The call is not over yet: the body is still the call's, so a failure
+/// while the caller reads it is classified, judged (the delivered response
+/// blocks any retry), recorded and observed as part of the call, and the
+/// observer hears `on_call_end` only once the body ended (read to its end,
+/// failed, or dropped), after every record.
 pub(crate) struct Delivered {
-    info: CallInfo,
-    resend_count: u32,
+    call: Call,
     context: RetryContext,
+    ended: bool,
 }
 
 impl Delivered {
-    /// Judges and observes a failure while the caller reads the body. The
-    /// rules run as for any attempt; the delivered response blocks a retry.
-    pub(crate) fn body_failed(&self, shared: &Shared, failure: &TransportFailure) -> Decision {
-        let decision =
-            shared
-                .policy
-                .decide(&self.context, &Outcome::failed(failure), Instant::now());
-        let record = AttemptRecord::failed(self.resend_count, failure, decision);
-        trace_attempt(&record);
-        if let Some(observer) = &shared.observer {
-            observer.on_attempt(&self.info, &record);
+    /// Hands the call over at a response head; returns the records so far
+    /// (for the response) and what judges the body.
+    pub(crate) fn hand_over(
+        call: Call,
+        shared: &Shared,
+        now: Instant,
+    ) -> (Vec<AttemptRecord>, Delivered) {
+        let context = RetryContext {
+            attempts_made: call.attempts_made,
+            attempts_allowed: shared.policy.max_attempts(),
+            body: call.body,
+            response_delivered: true,
+            draining: false,
+            remaining: call.deadline.map(|d| d.saturating_duration_since(now)),
+            min_attempt_time: shared.policy.min_attempt_time(),
+            idempotency: call.idempotency,
+        };
+        let records = call.records.clone();
+        (
+            records,
+            Delivered {
+                call,
+                context,
+                ended: false,
+            },
+        )
+    }
+
+    /// The call's deadline, which bounds the body too.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.call.deadline
+    }
+
+    /// The attempt whose body this is.
+    pub(crate) fn resend_count(&self) -> u32 {
+        self.call.attempts_made - 1
+    }
+
+    /// Classifies, judges, records and observes a failure while the caller
+    /// reads the body, then ends the call: the caller gets the client's
+    /// error with every record, the body failure's last.
+    pub(crate) fn body_failed(
+        &mut self,
+        shared: &Shared,
+        engine_failure: EngineFailure,
+        progress: &ProgressSnapshot,
+        now: Instant,
+    ) -> Error {
+        let (signal, source) = engine_failure.into_parts();
+        let mut failure = classify(signal, progress);
+        if let Some(source) = source {
+            failure = failure.with_source(source);
         }
-        decision
+        let mut context = self.context;
+        context.remaining = self.call.deadline.map(|d| d.saturating_duration_since(now));
+        let decision = shared
+            .policy
+            .decide(&context, &Outcome::failed(&failure), now);
+        let record = AttemptRecord::failed(self.resend_count(), &failure, decision);
+        self.call.record(shared, record);
+        self.ended = true;
+        Error::failed(failure, self.call.finish(shared))
+    }
+
+    /// The body ended (read to its end, or dropped): the call ends, once.
+    pub(crate) fn end(&mut self, shared: &Shared) {
+        if !self.ended {
+            self.ended = true;
+            self.call.finish(shared);
+        }
     }
 }
