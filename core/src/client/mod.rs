@@ -5,13 +5,19 @@
 //! machine (`machine.rs`), so for the same engine behaviour they produce the
 //! same decisions and the same observation. Per physical attempt:
 //!
-//! 1. the pipeline admits it (circuit breaker → rate limiter → bulkhead);
-//! 2. the engine runs it under the core's timer, feeding the progress;
+//! 1. the pipeline admits it (circuit breaker → rate limiter → bulkhead),
+//!    waiting at most what remains of the call's deadline (less the minimum
+//!    attempt time);
+//! 2. the attempt is planned from the moment of admission, and the engine
+//!    runs it under the core's timer, feeding the progress;
 //! 3. the response body is read whole inside the attempt (up to a limit) or,
-//!    in streaming mode, handed over at the head;
+//!    in streaming mode, handed over at the head: the body stays part of the
+//!    call (see [`StreamingBody`]);
 //! 4. the outcome is classified, judged by the decision rules, recorded and
-//!    observed; the permit is released with the verdict;
-//! 5. the loop waits and goes again, or finishes.
+//!    observed; the permit is released with the verdict (the caller's own
+//!    failures, a failing request body or a cancellation, as ignored);
+//! 5. the loop waits and goes again, or finishes. [`Client::drain`] ends the
+//!    wait at once.
 //!
 //! ```
 //! use evident_core::client::{Body, CallOptions, Client};
