@@ -49,10 +49,18 @@ pub trait Clock: Send + Sync + 'static {
     ///
     /// Used by the blocking client's waits between attempts, which
     /// [`Interrupt::raise`] must end at once (a client being drained). The
-    /// default waits on the interrupt's condvar in real time; [`ManualClock`]
-    /// advances itself unless the interrupt is already raised.
+    /// default checks the interrupt and then calls [`sleep`](Self::sleep),
+    /// so a clock that only overrides `sleep` keeps its own notion of time
+    /// but is not woken mid-sleep. [`SystemClock`] and [`TokioClock`] wait on
+    /// the interrupt's condvar in real time, so raising it wakes them at
+    /// once; [`ManualClock`] advances itself unless the interrupt is already
+    /// raised.
     fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
-        interrupt.wait_timeout(duration)
+        if interrupt.is_raised() {
+            return false;
+        }
+        self.sleep(duration);
+        true
     }
 }
 
@@ -131,6 +139,10 @@ impl Clock for SystemClock {
     fn now(&self) -> Instant {
         Instant::now()
     }
+
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        interrupt.wait_timeout(duration)
+    }
 }
 
 /// tokio's clock: `tokio::time::Instant::now()` as a std `Instant`.
@@ -146,6 +158,10 @@ pub struct TokioClock;
 impl Clock for TokioClock {
     fn now(&self) -> Instant {
         tokio::time::Instant::now().into_std()
+    }
+
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        interrupt.wait_timeout(duration)
     }
 }
 
@@ -265,5 +281,35 @@ mod tests {
         let t0 = TokioClock.now();
         tokio::time::advance(Duration::from_secs(5)).await;
         assert_eq!(TokioClock.now() - t0, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_raised_interrupt_wakes_a_system_clock_sleeper_at_once() {
+        let interrupt = Interrupt::new();
+        let started = Instant::now();
+        std::thread::scope(|s| {
+            let sleeper =
+                s.spawn(|| SystemClock.sleep_unless(Duration::from_secs(3600), &interrupt));
+            interrupt.raise();
+            assert!(!sleeper.join().unwrap());
+        });
+        assert!(started.elapsed() < Duration::from_secs(60));
+        // Once raised, it stays raised: a later sleep does not start.
+        assert!(!SystemClock.sleep_unless(Duration::from_secs(3600), &interrupt));
+    }
+
+    #[test]
+    fn a_manual_clock_sleeps_by_advancing_unless_interrupted() {
+        let clock = ManualClock::new();
+        let interrupt = Interrupt::new();
+        assert!(clock.sleep_unless(Duration::from_secs(5), &interrupt));
+        interrupt.raise();
+        assert!(!clock.sleep_unless(Duration::from_secs(5), &interrupt));
+        assert_eq!(clock.elapsed(), Duration::from_secs(5));
+    }
+
+    #[test]
+    fn an_unraised_interrupt_lets_a_short_real_sleep_run_out() {
+        assert!(SystemClock.sleep_unless(Duration::from_millis(1), &Interrupt::new()));
     }
 }
