@@ -1138,3 +1138,103 @@ async fn a_streamed_call_ends_once_when_its_body_ends_or_is_dropped() {
     assert_eq!(log.lines().len(), 4);
     assert_eq!(log.lines()[3], "end(1)");
 }
+
+/// A bulkhead of one slot whose queue would keep a second attempt an hour.
+fn one_slot_queueing_bulkhead() -> PipelineConfig {
+    PipelineConfig::disabled().bulkhead(Some(
+        evident_core::resilience::BulkheadConfig::builder()
+            .max_concurrent(1)
+            .max_wait(Duration::from_secs(3600))
+            .build()
+            .unwrap(),
+    ))
+}
+
+const DRAINED_IN_ADMISSION: [&str; 1] = ["#0 rejected:draining -> stop(draining)"];
+
+#[tokio::test(start_paused = true)]
+async fn drain_ends_an_async_call_queued_for_admission() {
+    let client = builder()
+        .pipeline(one_slot_queueing_bulkhead())
+        .build(ScriptedEngine::new([Step::respond(200, "ok")]))
+        .unwrap();
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    let held = client.pipeline().acquire(&origin).await.unwrap();
+    let start = tokio::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new()).await
+        })
+    };
+    while client
+        .pipeline()
+        .metrics(&origin)
+        .unwrap()
+        .bulkhead
+        .unwrap()
+        .waiting
+        == 0
+    {
+        tokio::task::yield_now().await;
+    }
+    client.drain();
+    let err = call.await.unwrap().unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_IN_ADMISSION);
+    assert_eq!(start.elapsed(), Duration::ZERO);
+    assert_eq!(client.engine().sends(), 0);
+    let bulkhead = client
+        .pipeline()
+        .metrics(&origin)
+        .unwrap()
+        .bulkhead
+        .unwrap();
+    assert_eq!(
+        (bulkhead.waiting, bulkhead.in_use),
+        (0, 1),
+        "left the queue"
+    );
+    held.record_success();
+}
+
+#[test]
+fn drain_wakes_a_blocking_call_queued_for_admission() {
+    let client = builder()
+        .pipeline(one_slot_queueing_bulkhead())
+        .build_blocking(ScriptedEngine::new([Step::respond(200, "ok")]))
+        .unwrap();
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    let held = client.pipeline().acquire_blocking(&origin).unwrap();
+    let started = std::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        std::thread::spawn(move || {
+            let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new())
+        })
+    };
+    // Synchronisation on a fact, not a sleep: the call is in the queue.
+    while client
+        .pipeline()
+        .metrics(&origin)
+        .unwrap()
+        .bulkhead
+        .unwrap()
+        .waiting
+        == 0
+    {
+        std::thread::yield_now();
+    }
+    client.drain();
+    let err = call.join().unwrap().unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_IN_ADMISSION);
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "woken by the drain"
+    );
+    assert_eq!(client.engine().sends(), 0);
+    held.record_success();
+}

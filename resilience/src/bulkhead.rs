@@ -32,7 +32,7 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use crate::event::{Component, EventHook, EventKind, emit};
-use crate::{ConfigError, LocalRejection, Origin};
+use crate::{ConfigError, Interrupt, LocalRejection, Origin};
 
 /// Default cap on concurrent attempts per origin: 100, the lower bound RFC
 /// 9113 (HTTP/2) recommends for `SETTINGS_MAX_CONCURRENT_STREAMS`. One HTTP/2
@@ -374,6 +374,25 @@ impl Bulkhead {
         &self,
         max_wait: Duration,
     ) -> Result<BulkheadPermit, LocalRejection> {
+        self.acquire_blocking_inner(max_wait, None)
+    }
+
+    /// Like [`acquire_blocking_within`](Self::acquire_blocking_within), and
+    /// raising `interrupt` ends the wait at once with
+    /// [`LocalRejection::Interrupted`].
+    pub fn acquire_blocking_interruptible(
+        &self,
+        max_wait: Duration,
+        interrupt: &Interrupt,
+    ) -> Result<BulkheadPermit, LocalRejection> {
+        self.acquire_blocking_inner(max_wait, Some(interrupt))
+    }
+
+    fn acquire_blocking_inner(
+        &self,
+        max_wait: Duration,
+        interrupt: Option<&Interrupt>,
+    ) -> Result<BulkheadPermit, LocalRejection> {
         let max_wait = max_wait.min(self.inner.config.max_wait);
         let mut core = self.lock();
         if core.try_take(self.inner.config.max_concurrent) {
@@ -384,34 +403,52 @@ impl Bulkhead {
             drop(core);
             return Err(self.rejection(max_wait));
         }
+        // Registered before queueing, so a raise from now on unparks us.
+        let registration = match interrupt {
+            Some(interrupt) => match interrupt.register_current_thread() {
+                Some(id) => Some((interrupt, id)),
+                None => return Err(self.interrupted()),
+            },
+            None => None,
+        };
         let deadline = Instant::now().checked_add(max_wait);
         let id = core.enqueue(Wake::Thread(std::thread::current()));
-        let taken = loop {
+        let outcome = loop {
             if core.pick_up(id) {
                 drop(core);
-                break true;
+                break Ok(());
             }
             let remaining = match deadline {
                 Some(deadline) => deadline.saturating_duration_since(Instant::now()),
                 None => Duration::MAX,
             };
-            if remaining.is_zero() {
+            let interrupted = interrupt.is_some_and(Interrupt::is_raised);
+            if remaining.is_zero() || interrupted {
                 let next = core.leave(id);
                 drop(core);
                 if let Some(next) = next {
                     next.wake();
                 }
-                break false;
+                break Err(interrupted);
             }
             drop(core);
             // Spurious wake-ups are fine: the loop re-checks under the lock.
             std::thread::park_timeout(remaining);
             core = self.lock();
         };
-        if taken {
-            Ok(self.granted())
-        } else {
-            Err(self.rejection(max_wait))
+        if let Some((interrupt, id)) = registration {
+            interrupt.unregister(id);
+        }
+        match outcome {
+            Ok(()) => Ok(self.granted()),
+            Err(true) => Err(self.interrupted()),
+            Err(false) => Err(self.rejection(max_wait)),
+        }
+    }
+
+    fn interrupted(&self) -> LocalRejection {
+        LocalRejection::Interrupted {
+            origin: self.inner.origin.clone(),
         }
     }
 
@@ -770,5 +807,29 @@ mod tests {
         }
         let m = b.metrics();
         assert_eq!((m.acquired, m.rejected, m.in_use), (burst as u64, 0, 0));
+    }
+
+    #[test]
+    fn raising_the_interrupt_ends_a_blocking_queue_wait_at_once() {
+        let b = bulkhead(1, Duration::from_secs(3600));
+        let held = b.try_acquire().unwrap();
+        let interrupt = Interrupt::new();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| b.acquire_blocking_interruptible(Duration::MAX, &interrupt));
+            wait_until_waiting(&b, 1);
+            interrupt.raise();
+            assert!(matches!(
+                waiter.join().unwrap(),
+                Err(LocalRejection::Interrupted { .. })
+            ));
+        });
+        assert_eq!(b.metrics().waiting, 0);
+        // Raised already: no wait starts at all.
+        assert!(matches!(
+            b.acquire_blocking_interruptible(Duration::MAX, &interrupt),
+            Err(LocalRejection::Interrupted { .. })
+        ));
+        drop(held);
+        assert_eq!(b.metrics().in_use, 0);
     }
 }

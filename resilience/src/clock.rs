@@ -65,8 +65,8 @@ pub trait Clock: Send + Sync + 'static {
 }
 
 /// A one-way signal that ends blocking waits at once: raised once, it stays
-/// raised. Waiters block on a condvar, so raising wakes them immediately,
-/// without polling.
+/// raised. Waiters block on a condvar, or park their thread after
+/// registering it, so raising wakes them immediately, without polling.
 ///
 /// ```
 /// use std::time::Duration;
@@ -81,8 +81,16 @@ pub trait Clock: Send + Sync + 'static {
 /// ```
 #[derive(Debug, Default)]
 pub struct Interrupt {
-    raised: Mutex<bool>,
+    state: Mutex<InterruptState>,
     condvar: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct InterruptState {
+    raised: bool,
+    /// Threads parked elsewhere (a bulkhead queue) that raising unparks.
+    parked: Vec<(u64, std::thread::Thread)>,
+    next: u64,
 }
 
 impl Interrupt {
@@ -93,22 +101,29 @@ impl Interrupt {
 
     /// Raises the signal and wakes every waiter.
     pub fn raise(&self) {
-        *self.lock() = true;
+        let parked = {
+            let mut state = self.lock();
+            state.raised = true;
+            std::mem::take(&mut state.parked)
+        };
         self.condvar.notify_all();
+        for (_, thread) in parked {
+            thread.unpark();
+        }
     }
 
     /// Whether the signal was raised.
     pub fn is_raised(&self) -> bool {
-        *self.lock()
+        self.lock().raised
     }
 
     /// Waits in real time up to `duration` for the signal; `true` when the
     /// whole duration passed without it.
     pub fn wait_timeout(&self, duration: Duration) -> bool {
         let deadline = Instant::now().checked_add(duration);
-        let mut raised = self.lock();
+        let mut state = self.lock();
         loop {
-            if *raised {
+            if state.raised {
                 return false;
             }
             let remaining = match deadline {
@@ -118,16 +133,34 @@ impl Interrupt {
             if remaining.is_zero() {
                 return true;
             }
-            raised = self
+            state = self
                 .condvar
-                .wait_timeout(raised, remaining)
+                .wait_timeout(state, remaining)
                 .unwrap_or_else(PoisonError::into_inner)
                 .0;
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, bool> {
-        self.raised.lock().unwrap_or_else(PoisonError::into_inner)
+    /// Registers the current thread to be unparked when the signal is
+    /// raised; `None` if it already is. Unregister with
+    /// [`unregister`](Self::unregister).
+    pub(crate) fn register_current_thread(&self) -> Option<u64> {
+        let mut state = self.lock();
+        if state.raised {
+            return None;
+        }
+        let id = state.next;
+        state.next += 1;
+        state.parked.push((id, std::thread::current()));
+        Some(id)
+    }
+
+    pub(crate) fn unregister(&self, id: u64) {
+        self.lock().parked.retain(|(i, _)| *i != id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, InterruptState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

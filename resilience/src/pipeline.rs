@@ -46,8 +46,9 @@ use std::time::{Duration, Instant};
 use crate::event::EventHook;
 use crate::{
     Bulkhead, BulkheadConfig, BulkheadMetrics, BulkheadPermit, CircuitBreaker,
-    CircuitBreakerConfig, CircuitMetrics, CircuitPermission, CircuitState, Clock, LocalRejection,
-    Origin, RateLimiter, RateLimiterConfig, RateLimiterMetrics, RatePermit, StatusSet, Verdict,
+    CircuitBreakerConfig, CircuitMetrics, CircuitPermission, CircuitState, Clock, Interrupt,
+    LocalRejection, Origin, RateLimiter, RateLimiterConfig, RateLimiterMetrics, RatePermit,
+    StatusSet, Verdict,
 };
 
 /// Which components a [`Pipeline`] runs, and their configuration. The order
@@ -462,6 +463,27 @@ impl Pipeline {
         origin: &Origin,
         max_wait: Duration,
     ) -> Result<AttemptPermit, LocalRejection> {
+        self.acquire_blocking_inner(origin, max_wait, None)
+    }
+
+    /// Like [`acquire_blocking_within`](Self::acquire_blocking_within), and
+    /// raising `interrupt` ends a rate-limiter or bulkhead wait at once with
+    /// [`LocalRejection::Interrupted`], giving back what was taken.
+    pub fn acquire_blocking_interruptible(
+        &self,
+        origin: &Origin,
+        max_wait: Duration,
+        interrupt: &Interrupt,
+    ) -> Result<AttemptPermit, LocalRejection> {
+        self.acquire_blocking_inner(origin, max_wait, Some(interrupt))
+    }
+
+    fn acquire_blocking_inner(
+        &self,
+        origin: &Origin,
+        max_wait: Duration,
+        interrupt: Option<&Interrupt>,
+    ) -> Result<AttemptPermit, LocalRejection> {
         let now = self.clock.now();
         let state = self.origin_state(origin, now);
         let circuit = match &state.breaker {
@@ -470,16 +492,18 @@ impl Pipeline {
         };
         let (rate, waited) = match &state.limiter {
             Some(limiter) => {
-                let (permit, waited) = limiter.acquire_blocking_at(now, max_wait)?;
+                let (permit, waited) = limiter.acquire_blocking_at(now, max_wait, interrupt)?;
                 (Some(permit), waited)
             }
             None => (None, Duration::ZERO),
         };
-        let bulkhead = match &state.bulkhead {
-            Some(bulkhead) => {
-                Some(bulkhead.acquire_blocking_within(max_wait.saturating_sub(waited))?)
+        let rest = max_wait.saturating_sub(waited);
+        let bulkhead = match (&state.bulkhead, interrupt) {
+            (Some(bulkhead), Some(interrupt)) => {
+                Some(bulkhead.acquire_blocking_interruptible(rest, interrupt)?)
             }
-            None => None,
+            (Some(bulkhead), None) => Some(bulkhead.acquire_blocking_within(rest)?),
+            (None, _) => None,
         };
         Ok(AttemptPermit {
             bulkhead,

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::event::{Component, EventHook, EventKind, emit};
-use crate::{Clock, ConfigError, LocalRejection, Origin};
+use crate::{Clock, ConfigError, Interrupt, LocalRejection, Origin};
 
 /// Default longest wait for a permit: none (fail fast). The retry loop above
 /// the pipeline has its own backoff and overall deadline; a hidden wait here
@@ -291,7 +291,7 @@ impl RateLimiter {
     /// A permit, waiting up to the configured `max_wait` by sleeping the
     /// thread through the clock ([`Clock::sleep`]).
     pub fn acquire_blocking(&self) -> Result<RatePermit, LocalRejection> {
-        self.acquire_blocking_at(self.inner.clock.now(), Duration::MAX)
+        self.acquire_blocking_at(self.inner.clock.now(), Duration::MAX, None)
             .map(|(permit, _)| permit)
     }
 
@@ -301,19 +301,31 @@ impl RateLimiter {
         &self,
         max_wait: Duration,
     ) -> Result<RatePermit, LocalRejection> {
-        self.acquire_blocking_at(self.inner.clock.now(), max_wait)
+        self.acquire_blocking_at(self.inner.clock.now(), max_wait, None)
             .map(|(permit, _)| permit)
     }
 
-    /// Returns the permit and how long it waited.
+    /// Returns the permit and how long it waited. A raised `interrupt`
+    /// ends the wait, giving the reserved permit back.
     pub(crate) fn acquire_blocking_at(
         &self,
         now: Instant,
         max_wait: Duration,
+        interrupt: Option<&Interrupt>,
     ) -> Result<(RatePermit, Duration), LocalRejection> {
         let (permit, wait) = self.reserve(now, max_wait.min(self.inner.config.max_wait))?;
         if !wait.is_zero() {
-            self.inner.clock.sleep(wait);
+            match interrupt {
+                Some(interrupt) => {
+                    if !self.inner.clock.sleep_unless(wait, interrupt) {
+                        drop(permit);
+                        return Err(LocalRejection::Interrupted {
+                            origin: self.inner.origin.clone(),
+                        });
+                    }
+                }
+                None => self.inner.clock.sleep(wait),
+            }
         }
         Ok((permit, wait))
     }
@@ -632,5 +644,22 @@ mod tests {
             .build()
             .unwrap_err();
         assert_eq!((err.field(), err.value()), ("refresh_period", "0ns"));
+    }
+
+    #[test]
+    fn an_interrupted_blocking_wait_gives_its_reservation_back_without_waiting() {
+        let (l, clock) = limiter(1, Duration::from_secs(1));
+        l.try_acquire().unwrap().consume();
+        let interrupt = Interrupt::new();
+        interrupt.raise();
+        let r = l.acquire_blocking_at(clock.now(), Duration::MAX, Some(&interrupt));
+        assert!(matches!(r, Err(LocalRejection::Interrupted { .. })));
+        assert_eq!(clock.elapsed(), Duration::ZERO);
+        let m = l.metrics();
+        assert_eq!(
+            (m.available, m.in_flight),
+            (0, 0),
+            "the reservation was returned"
+        );
     }
 }

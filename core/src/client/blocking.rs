@@ -5,7 +5,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
-use evident_resilience::{Pipeline, SystemClock};
+use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 
 use super::config::{CallOptions, ClientBuilder, Handles};
 use super::machine::{Call, Delivered, Ended, attempt_head, build_request};
@@ -183,9 +183,20 @@ impl<E: BlockingEngine> Client<E> {
         loop {
             // Admission first, its waits bounded by the deadline; the
             // attempt's own timeout then counts from admission.
+            // A drain ends an admission wait too (and, as in the async
+            // client, prevents one from starting).
+            if self.is_draining() {
+                return Err(call.drained(shared));
+            }
             let bound = call.admission_bound(shared, self.h.clock.now());
-            let permit = match self.h.pipeline.acquire_blocking_within(&call.origin, bound) {
+            let interrupt = self.h.drain_interrupt();
+            let admission =
+                self.h
+                    .pipeline
+                    .acquire_blocking_interruptible(&call.origin, bound, interrupt);
+            let permit = match admission {
                 Ok(permit) => permit,
+                Err(LocalRejection::Interrupted { .. }) => return Err(call.drained(shared)),
                 Err(rejection) => {
                     call.rejected(shared, &rejection);
                     return Err(Error::rejected(rejection, call.finish(shared)));

@@ -309,22 +309,35 @@ impl<E> Handles<E> {
         self.drain.flag.load(Ordering::SeqCst)
     }
 
-    /// Waits `delay` on tokio's timer; `false` if the client was drained
-    /// before or during the wait.
-    pub(crate) async fn wait_unless_drained(&self, delay: std::time::Duration) -> bool {
+    /// Runs `fut` unless the client is drained first (or meanwhile): `None`
+    /// then, and `fut` is dropped (an admission gives back what it took).
+    pub(crate) async fn unless_drained<F: std::future::Future>(&self, fut: F) -> Option<F::Output> {
         use std::future::Future;
         use std::task::Poll;
         let mut drained = self.drain.watch.subscribe();
         let mut drained = std::pin::pin!(drained.wait_for(|d| *d));
-        let mut sleep = std::pin::pin!(tokio::time::sleep(delay));
+        let mut fut = std::pin::pin!(fut);
         // The drain is polled first, so a client already drained never waits.
         std::future::poll_fn(|cx| {
             if drained.as_mut().poll(cx).is_ready() {
-                return Poll::Ready(false);
+                return Poll::Ready(None);
             }
-            sleep.as_mut().poll(cx).map(|()| true)
+            fut.as_mut().poll(cx).map(Some)
         })
         .await
+    }
+
+    /// Waits `delay` on tokio's timer; `false` if the client was drained
+    /// before or during the wait.
+    pub(crate) async fn wait_unless_drained(&self, delay: std::time::Duration) -> bool {
+        self.unless_drained(tokio::time::sleep(delay))
+            .await
+            .is_some()
+    }
+
+    /// What `drain()` raises, to end blocking waits.
+    pub(crate) fn drain_interrupt(&self) -> &Interrupt {
+        &self.drain.interrupt
     }
 
     /// Waits `delay` on the clock, blocking; `false` if the client was

@@ -244,9 +244,9 @@ impl Call {
     }
 
     /// Ends the call because the client was drained while it waited to
-    /// retry: the attempt that would have come next is recorded as refused
-    /// with `stop(draining)`, and the error keeps the last failure, if the
-    /// last attempt failed.
+    /// retry or for admission: the attempt that would have come next is
+    /// recorded as refused with `stop(draining)`, and the error keeps the
+    /// last failure, if the last attempt failed.
     pub(crate) fn drained(&mut self, shared: &Shared) -> Error {
         self.record(shared, AttemptRecord::drained(self.attempts_made));
         let last = self.last_failure.take();

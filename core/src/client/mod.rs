@@ -384,10 +384,13 @@ impl<E: Engine> Client<E> {
             loop {
                 // Admission first, its waits bounded by the deadline; the
                 // attempt's own timeout then counts from admission.
+                // A drain ends an admission wait too.
                 let bound = call.admission_bound(shared, self.h.clock.now());
-                let permit = match self.h.pipeline.acquire_within(&call.origin, bound).await {
-                    Ok(permit) => permit,
-                    Err(rejection) => {
+                let admission = self.h.pipeline.acquire_within(&call.origin, bound);
+                let permit = match self.h.unless_drained(admission).await {
+                    None => return Err(call.drained(shared)),
+                    Some(Ok(permit)) => permit,
+                    Some(Err(rejection)) => {
                         call.rejected(shared, &rejection);
                         return Err(Error::rejected(rejection, call.finish(shared)));
                     }
