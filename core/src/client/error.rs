@@ -11,7 +11,8 @@ use crate::observe::AttemptRecord;
 enum Kind {
     InvalidRequest(&'static str),
     /// Drained: before the call started (no attempt), or while it waited to
-    /// retry (with the last attempt's failure, if it failed).
+    /// retry or for admission (with the last attempt's failure, if it
+    /// failed).
     Draining(Option<TransportFailure>),
     Rejected(LocalRejection),
     Failed(TransportFailure),
@@ -81,8 +82,8 @@ impl Error {
     }
 
     /// The client is draining: it refused a new call (no attempt was made),
-    /// or it stopped a call that was waiting to retry (its last record is
-    /// `rejected:draining -> stop(draining)`).
+    /// or it stopped a call that was waiting to retry or for admission (its
+    /// last record is `rejected:draining -> stop(draining)`).
     pub fn is_draining(&self) -> bool {
         matches!(self.kind, Kind::Draining(_))
     }
@@ -128,7 +129,7 @@ impl fmt::Display for Error {
             }
             Kind::Draining(_) => write!(
                 f,
-                "the client was drained while waiting to retry, after {} attempt(s)",
+                "the client was drained while the call waited, after {} attempt(s)",
                 self.attempts.len() - 1
             ),
             Kind::Rejected(r) => write!(f, "rejected locally: {r}"),
