@@ -205,7 +205,10 @@ pub trait Observer: Send + Sync + 'static {
     /// One attempt ended and was decided.
     fn on_attempt(&self, call: &CallInfo, record: &AttemptRecord);
 
-    /// The call ended; `records` holds every attempt's record.
+    /// The call ended; `records` holds every attempt's record. No record of
+    /// the call follows it: in streaming mode the call ends when the
+    /// handed-over body ends (read to its end, failed or dropped), after the
+    /// record of a body failure.
     fn on_call_end(&self, call: &CallInfo, records: &[AttemptRecord]) {
         let _ = (call, records);
     }
