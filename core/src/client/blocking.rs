@@ -180,6 +180,9 @@ impl<E: BlockingEngine> Client<E> {
         };
         let call_span = call_span(&call.info).entered();
         let mut progress = Progress::new();
+        // Set after a 421 Misdirected Request: the retry must not reuse the
+        // connection that answered it (RFC 9110 §15.5.20).
+        let mut fresh_connection = false;
         loop {
             // Admission first, its waits bounded by the deadline; the
             // attempt's own timeout then counts from admission.
@@ -204,11 +207,12 @@ impl<E: BlockingEngine> Client<E> {
             };
             let plan = call.plan(shared, self.h.clock.now());
             progress.renew();
-            let context = AttemptContext {
-                progress: progress.clone(),
-                deadline: Some(plan.deadline),
-                resend_count: plan.resend_count,
-            };
+            let context = AttemptContext::new(
+                progress.clone(),
+                Some(plan.deadline),
+                plan.resend_count,
+                fresh_connection,
+            );
             let request =
                 build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
             // The attempt span covers the attempt and its record.
@@ -221,7 +225,12 @@ impl<E: BlockingEngine> Client<E> {
                 shared.max_response_bytes,
             );
             drop(context);
-            let snapshot = progress.snapshot();
+            // Given up on (failed, timed out): sealed, so its connection
+            // writes nothing more and a write already started shows.
+            let snapshot = match &result {
+                Ok(_) => progress.snapshot(),
+                Err(_) => progress.seal(),
+            };
             let now = self.h.clock.now();
             let ended = Ended {
                 progress: &snapshot,
@@ -232,14 +241,20 @@ impl<E: BlockingEngine> Client<E> {
                 Ok(answer) => {
                     let (status, headers) = (answer.status(), answer.headers());
                     match call.answered(shared, status, headers, ended, Some(permit)) {
-                        Some(delay) => delay,
+                        Some(delay) => {
+                            fresh_connection = status == http::StatusCode::MISDIRECTED_REQUEST;
+                            delay
+                        }
                         None => {
                             drop(attempt_span);
                             return Ok(self.deliver(call, answer, progress, now, &call_span));
                         }
                     }
                 }
-                Err(engine_failure) => call.failed(shared, engine_failure, ended, Some(permit))?,
+                Err(engine_failure) => {
+                    fresh_connection = false;
+                    call.failed(shared, engine_failure, ended, Some(permit))?
+                }
             };
             drop(attempt_span);
             // `drain()` wakes this wait at once, and the call ends.
@@ -343,7 +358,7 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
     max_bytes: usize,
 ) -> Result<Answer, EngineFailure> {
     let response = engine.send(request, context)?;
-    context.progress.head_received();
+    context.progress().head_received();
     if streaming {
         return Ok(Answer::Streaming(response));
     }

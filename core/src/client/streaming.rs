@@ -45,7 +45,8 @@ impl Trail {
     fn fail(&mut self, failure: EngineFailure) -> Error {
         let _call = self.span.enter();
         let _attempt = attempt_span(self.delivered.resend_count()).entered();
-        let snapshot = self.progress.snapshot();
+        // Given up on: sealed, as any attempt the core gives up on.
+        let snapshot = self.progress.seal();
         let now = self.clock.now();
         self.delivered
             .body_failed(&self.shared, failure, &snapshot, now)
