@@ -173,6 +173,21 @@ struct Entry {
     last_used: AtomicU64,
 }
 
+/// How stale an entry's last-use time may be: 1 s. Marking every use would
+/// make all threads calling one origin write one cache line; marking at
+/// most once a second costs a read on the hot path, and eviction (minutes)
+/// does not need more precision.
+const LAST_USED_GRANULARITY: u64 = 1_000_000_000;
+
+impl Entry {
+    fn touch(&self, now: u64) {
+        let last = self.last_used.load(Ordering::Relaxed);
+        if now >= last.saturating_add(LAST_USED_GRANULARITY) {
+            self.last_used.fetch_max(now, Ordering::Relaxed);
+        }
+    }
+}
+
 /// The registry behind the lock.
 struct Registry {
     origins: HashMap<Origin, Entry>,
@@ -309,7 +324,7 @@ impl Pipeline {
     fn origin_state(&self, origin: &Origin, now: Instant) -> OriginState {
         let now = self.since_base(now);
         if let Some(entry) = self.read().origins.get(origin) {
-            entry.last_used.fetch_max(now, Ordering::Relaxed);
+            entry.touch(now);
             return entry.state.clone();
         }
         let mut registry = self.write();
@@ -346,7 +361,7 @@ impl Pipeline {
                 },
                 last_used: AtomicU64::new(now),
             });
-        entry.last_used.fetch_max(now, Ordering::Relaxed);
+        entry.touch(now);
         entry.state.clone()
     }
 
