@@ -213,9 +213,10 @@ struct BulkCore {
 
 impl BulkCore {
     /// Takes a free slot, unless others are queued for one: a newcomer never
-    /// overtakes a waiter.
+    /// overtakes a waiter. (A slot handed to a waiter is already counted in
+    /// `in_use`; while anyone is queued, every slot is in use.)
     fn try_take(&mut self, max: u32) -> bool {
-        if self.in_use < max && self.queue.is_empty() && self.granted.is_empty() {
+        if self.in_use < max && self.queue.is_empty() {
             self.in_use += 1;
             self.acquired += 1;
             true
@@ -831,5 +832,20 @@ mod tests {
         ));
         drop(held);
         assert_eq!(b.metrics().in_use, 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_free_slot_is_taken_even_while_a_handed_over_slot_awaits_pick_up() {
+        let b = bulkhead(2, Duration::from_secs(10));
+        let (s1, s2) = (b.try_acquire().unwrap(), b.try_acquire().unwrap());
+        let waker = Arc::new(CountingWaker::default());
+        let waker = std::task::Waker::from(waker);
+        let mut cx = Context::from_waker(&waker);
+        let mut queued = Box::pin(b.acquire());
+        assert!(queued.as_mut().poll(&mut cx).is_pending());
+        drop(s1); // handed to the queued waiter, not yet picked up
+        drop(s2); // nobody queued: free
+        assert!(b.try_acquire().is_ok(), "the free slot is not held back");
+        assert!(matches!(queued.as_mut().poll(&mut cx), Poll::Ready(Ok(_))));
     }
 }
