@@ -298,9 +298,8 @@ pub struct Expect {
     pub failure: Option<(AttemptStage, FailureCategory, ExecutionEvidence)>,
     /// The answered status.
     pub status: Option<u16>,
-    /// An attempt refused before anything was sent, by the stable name of
-    /// its [`RejectionKind`] (`circuit_open`, `rate_limited`, ...).
-    pub rejection: Option<&'static str>,
+    /// An attempt refused before anything was sent, and why.
+    pub rejection: Option<RejectionKind>,
     /// `"retry"` or `"stop"`.
     pub verb: &'static str,
     /// The decision's reason.
@@ -364,7 +363,7 @@ impl Expect {
         Expect {
             failure: None,
             status: None,
-            rejection: Some(kind.as_str()),
+            rejection: Some(kind),
             verb: "stop",
             reason: StopReason::LocalRejection.as_str(),
             delay: DelayCheck::Any,
@@ -373,13 +372,12 @@ impl Expect {
 
     /// The retry that a drained client does not start: recorded as an
     /// attempt refused before sending (`rejected:draining`), stopped with
-    /// reason `draining` (rule 1). Named by its stable names, which the
-    /// core's `RejectionKind::Draining` and `StopReason::Draining` carry.
+    /// reason `draining` (rule 1).
     pub fn refused_by_drain() -> Expect {
         Expect {
             failure: None,
             status: None,
-            rejection: Some("draining"),
+            rejection: Some(RejectionKind::Draining),
             verb: "stop",
             reason: StopReason::Draining.as_str(),
             delay: DelayCheck::Any,
@@ -402,7 +400,7 @@ impl Expect {
         let seen = got.to_string();
         if self.failure != got_failure
             || self.status != got.status
-            || self.rejection != got.rejection.map(RejectionKind::as_str)
+            || self.rejection != got.rejection
             || self.verb != got.decision.verb()
             || self.reason != got.decision.reason_str()
         {
@@ -433,7 +431,7 @@ impl fmt::Display for Expect {
     /// The same compact form as [`AttemptRecord`]'s, without the index.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(kind) = self.rejection {
-            write!(f, "rejected:{kind}")?;
+            write!(f, "rejected:{}", kind.as_str())?;
         } else if let Some(status) = self.status {
             write!(f, "status:{status}")?;
         } else if let Some((s, c, e)) = self.failure {
