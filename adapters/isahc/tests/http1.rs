@@ -1,0 +1,302 @@
+//! The isahc engine's hooks against loopback HTTP/1.1 servers: stages,
+//! body reader boundaries, the head-completeness check and timeouts.
+
+mod support;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use evident_core::{AttemptBody, AttemptStage, Engine, EngineSignal, ExecutionEvidence};
+use evident_isahc::{IncompleteHead, IsahcEngine};
+use support::*;
+
+fn engine() -> IsahcEngine {
+    IsahcEngine::builder().build().unwrap()
+}
+
+#[tokio::test]
+async fn a_get_is_answered_and_its_body_counted() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+    });
+    let attempt = attempt();
+    let (status, body) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(&body[..], b"hello");
+    assert_eq!(attempt.progress.snapshot().bytes_read(), 5);
+}
+
+#[tokio::test]
+async fn a_post_body_arrives_whole_and_marks_head_then_body_written() {
+    let (listener, addr) = listen().await;
+    let (seen, received) = tokio::sync::oneshot::channel();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Some(seen)));
+    serve(listener, 1, move |_, mut conn| {
+        let seen = seen.clone();
+        async move {
+            let request = conn.next_request().await.unwrap();
+            conn.respond(OK_HELLO).await;
+            let _ = seen.lock().unwrap().take().unwrap().send(request);
+        }
+    });
+    let attempt = attempt();
+    fetch(
+        &engine(),
+        post(&format!("http://{addr}/pay"), "amount=5"),
+        &attempt,
+    )
+    .await
+    .unwrap();
+    let request = received.await.unwrap();
+    assert!(request.ends_with(b"\r\n\r\namount=5"));
+    let head = String::from_utf8_lossy(&request).to_ascii_lowercase();
+    assert!(head.starts_with("post /pay http/1.1\r\n"));
+    assert!(
+        !head.contains("expect:"),
+        "curl must not ask for 100-continue"
+    );
+    let snapshot = attempt.progress.snapshot();
+    assert!(snapshot.head_written() && snapshot.body_written());
+}
+
+#[tokio::test]
+async fn a_refused_connection_fails_at_connect_and_proves_nothing_sent() {
+    let addr = refusing_addr().await;
+    let attempt = attempt();
+    let failure = engine()
+        .send(post(&format!("http://{addr}/"), "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::Connect);
+    assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
+}
+
+#[tokio::test]
+async fn a_close_after_a_bodyless_request_is_ambiguous_and_awaiting_the_head() {
+    let (listener, addr) = listen().await;
+    let ledger = Ledger::default();
+    let server = ledger.clone();
+    serve(listener, 1, move |_, mut conn| {
+        let server = server.clone();
+        async move {
+            conn.next_request().await.unwrap();
+            server.execute();
+        }
+    });
+    let attempt = attempt();
+    let failure = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+    assert_eq!(ledger.executions(), 1);
+}
+
+#[tokio::test]
+async fn a_reset_during_a_large_upload_fails_while_writing_the_body() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, conn| async move {
+        let mut tcp = conn.stream;
+        let mut buf = vec![0u8; 64 * 1024];
+        let _ = tokio::io::AsyncReadExt::read_exact(&mut tcp, &mut buf).await;
+        let _ = tcp.set_zero_linger();
+        drop(tcp);
+    });
+    let body = Bytes::from(vec![b'x'; 8 * 1024 * 1024]);
+    let request = http::Request::put(format!("http://{addr}/upload"))
+        .body(AttemptBody::Full(Some(body)))
+        .unwrap();
+    let attempt = attempt();
+    let failure = engine().send(request, &attempt).await.unwrap_err();
+    let snapshot = attempt.progress.snapshot();
+    assert!(snapshot.head_written());
+    assert!(!snapshot.body_written(), "curl never pulled the last byte");
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::WriteBody);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[tokio::test]
+async fn a_head_cut_short_is_a_closed_connection_never_a_success() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\nContent-Ty").await;
+    });
+    let attempt = attempt();
+    let failure = engine()
+        .send(post(&format!("http://{addr}/"), "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let source = std::error::Error::source(&failure).unwrap();
+    assert_eq!(
+        source.downcast_ref::<IncompleteHead>().unwrap().status(),
+        200
+    );
+    assert!(!attempt.progress.snapshot().head_received());
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[tokio::test]
+async fn a_head_cut_inside_its_content_length_line_is_refused() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 5").await;
+    });
+    let attempt = attempt();
+    let failure = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    assert!(!attempt.progress.snapshot().head_received());
+}
+
+#[tokio::test]
+async fn an_empty_answer_with_a_declared_zero_length_is_accepted() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n")
+            .await;
+    });
+    let (status, body) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(status, 503);
+    assert!(body.is_empty());
+}
+
+#[tokio::test]
+async fn a_malformed_status_line_is_a_protocol_failure() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 abc nonsense\r\n\r\n").await;
+    });
+    let failure = engine()
+        .send(get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::Protocol);
+}
+
+#[tokio::test]
+async fn a_body_shorter_than_its_length_fails_after_the_response() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhello")
+            .await;
+    });
+    let attempt = attempt();
+    let response = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap();
+    attempt.progress.head_received();
+    let failure = collect(response.into_body()).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::ReadBody);
+    assert_eq!(judged.evidence(), ExecutionEvidence::Responded);
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out_as_possibly_sent() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        // Hold the connection open, answering nothing.
+        let _ = conn.next_request().await;
+    });
+    let attempt = attempt_within(Duration::from_millis(400));
+    let failure = engine()
+        .send(post(&format!("http://{addr}/"), "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[tokio::test]
+async fn the_transfer_ends_before_the_attempt_deadline() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        let _ = conn.next_request().await;
+    });
+    let within = Duration::from_millis(300);
+    let attempt = attempt_within(within);
+    let deadline = attempt.deadline.unwrap();
+    let _ = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap_err();
+    assert!(
+        std::time::Instant::now() <= deadline + Duration::from_millis(50),
+        "the adapter, not the core's timer, ended the attempt"
+    );
+}
+
+#[tokio::test]
+async fn a_stalled_body_times_out_after_the_response() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nhello")
+            .await;
+        let _ = conn.next_request().await;
+    });
+    let attempt = attempt_within(Duration::from_millis(400));
+    let response = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap();
+    attempt.progress.head_received();
+    let failure = collect(response.into_body()).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    assert_eq!(
+        judged(&failure, &attempt).evidence(),
+        ExecutionEvidence::Responded
+    );
+}
+
+#[tokio::test]
+async fn a_redirect_is_an_answer_not_a_second_request() {
+    let (listener, addr) = listen().await;
+    let ledger = Ledger::default();
+    let server = ledger.clone();
+    serve(listener, 2, move |_, mut conn| {
+        let server = server.clone();
+        async move {
+            while conn.next_request().await.is_some() {
+                server.execute();
+                conn.respond(
+                    b"HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n",
+                )
+                .await;
+            }
+        }
+    });
+    let (status, _) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(status, 302);
+    assert_eq!(ledger.executions(), 1);
+}
