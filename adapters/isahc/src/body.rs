@@ -19,6 +19,7 @@
 //! connection to one address fails before curl read anything, the same
 //! untouched stream can go to the next address.
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +34,7 @@ use futures_io::AsyncRead;
 use http_body::{Body, Frame, SizeHint};
 
 use crate::classify::classify;
+use crate::engine::HoldUntil;
 
 /// The size of the buffer each response body read fills: large enough that
 /// a body of a few hundred kilobytes takes a handful of reads, small enough
@@ -239,20 +241,33 @@ fn poll_stream(
 
 /// A response body read from isahc, with the first chunk possibly read
 /// ahead (the engine reads it to learn whether the head was complete).
+///
+/// A timeout curl reports (its timer runs a little ahead of the attempt
+/// deadline) is held until the attempt deadline, so that the attempt ends
+/// when the core's deadline says, as on every engine.
 pub(crate) struct ResponseBody {
     body: isahc::AsyncBody,
     first: Option<Bytes>,
     progress: Progress,
     done: bool,
+    hold_until: HoldUntil,
+    held: Option<(EngineFailure, Pin<Box<tokio::time::Sleep>>)>,
 }
 
 impl ResponseBody {
-    pub(crate) fn new(body: isahc::AsyncBody, first: Option<Bytes>, progress: Progress) -> Self {
+    pub(crate) fn new(
+        body: isahc::AsyncBody,
+        first: Option<Bytes>,
+        progress: Progress,
+        hold_until: HoldUntil,
+    ) -> Self {
         ResponseBody {
             body,
             first,
             progress,
             done: false,
+            hold_until,
+            held: None,
         }
     }
 }
@@ -296,6 +311,13 @@ impl Body for ResponseBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, EngineFailure>>> {
         let this = self.get_mut();
+        if let Some((_, sleep)) = &mut this.held {
+            if sleep.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
+            let (failure, _) = this.held.take().expect("held above");
+            return Poll::Ready(Some(Err(failure)));
+        }
         if let Some(first) = this.first.take() {
             return Poll::Ready(Some(Ok(Frame::data(first))));
         }
@@ -314,13 +336,20 @@ impl Body for ResponseBody {
             }
             Poll::Ready(Err(failure)) => {
                 this.done = true;
-                Poll::Ready(Some(Err(failure)))
+                match this.hold_until {
+                    Some(until) if failure.signal() == EngineSignal::TimedOut => {
+                        this.held = Some((failure, Box::pin(tokio::time::sleep_until(until))));
+                        // Poll the sleep once, so that its waker is set.
+                        Pin::new(this).poll_frame(cx)
+                    }
+                    _ => Poll::Ready(Some(Err(failure))),
+                }
             }
         }
     }
 
     fn is_end_stream(&self) -> bool {
-        self.done && self.first.is_none()
+        self.done && self.first.is_none() && self.held.is_none()
     }
 
     fn size_hint(&self) -> SizeHint {

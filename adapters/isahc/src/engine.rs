@@ -123,6 +123,9 @@ impl IsahcEngine {
             Some(Err(failure)) => {
                 // The head was not proven complete: no byte of body came.
                 settle();
+                if failure.signal() == EngineSignal::TimedOut {
+                    guard.hold().await;
+                }
                 return Err(failure);
             }
             Some(Ok(Some(chunk))) => {
@@ -144,7 +147,8 @@ impl IsahcEngine {
                 None
             }
         };
-        let body = body::ResponseBody::new(body, first, progress.clone()).boxed_unsync();
+        let body =
+            body::ResponseBody::new(body, first, progress.clone(), guard.deadline).boxed_unsync();
         Ok(http::Response::from_parts(parts, body))
     }
 }
@@ -217,6 +221,11 @@ impl Engine for IsahcEngine {
             }
             if !(nothing_written && signal == EngineSignal::TimedOut) {
                 settle();
+            }
+            if signal == EngineSignal::TimedOut {
+                // curl's timer runs a little ahead of the attempt deadline;
+                // the attempt itself ends at the deadline, as on every engine.
+                guard.hold().await;
             }
             return Err(EngineFailure::new(signal, error));
         }
@@ -295,6 +304,9 @@ struct Guard {
     deadline: Option<tokio::time::Instant>,
 }
 
+// The response body holds a timeout curl reported early until this instant.
+pub(crate) type HoldUntil = Option<tokio::time::Instant>;
+
 impl Guard {
     fn new(deadline: Option<std::time::Instant>) -> Self {
         // The core's async clock is tokio's; measure the time left on it.
@@ -319,6 +331,13 @@ impl Guard {
             Budget::Exhausted
         } else {
             Budget::Within(budget)
+        }
+    }
+
+    /// Waits out the attempt: for a timeout curl reported ahead of it.
+    async fn hold(&self) {
+        if let Some(deadline) = self.deadline {
+            tokio::time::sleep_until(deadline).await;
         }
     }
 

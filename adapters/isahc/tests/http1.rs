@@ -235,7 +235,7 @@ async fn a_server_that_never_answers_times_out_as_possibly_sent() {
 }
 
 #[tokio::test]
-async fn the_transfer_ends_before_the_attempt_deadline() {
+async fn a_timeout_ends_the_attempt_at_its_deadline_neither_before_nor_after() {
     let (listener, addr) = listen().await;
     serve(listener, 1, |_, mut conn| async move {
         conn.next_request().await.unwrap();
@@ -248,9 +248,16 @@ async fn the_transfer_ends_before_the_attempt_deadline() {
         .send(get(&format!("http://{addr}/")), &attempt)
         .await
         .unwrap_err();
+    let ended = std::time::Instant::now();
+    // The server never answers: only the adapter's bound ends the attempt.
+    // The margin only absorbs a loaded machine's scheduling.
     assert!(
-        std::time::Instant::now() <= deadline + Duration::from_millis(50),
-        "the adapter, not the core's timer, ended the attempt"
+        ended <= deadline + Duration::from_millis(500),
+        "the transfer was bounded by the attempt deadline"
+    );
+    assert!(
+        ended + Duration::from_millis(5) >= deadline,
+        "curl's timer runs ahead of the deadline, the attempt does not"
     );
 }
 
