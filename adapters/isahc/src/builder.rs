@@ -35,8 +35,10 @@ pub struct IsahcEngineBuilder {
 
 impl IsahcEngineBuilder {
     /// The trust anchors for `https://`, as DER certificates. When given,
-    /// they are the only roots curl trusts. When none are given, curl's
-    /// rustls backend uses the platform's verifier and roots.
+    /// they are the only roots curl trusts. When none are given, libcurl's
+    /// own default trust applies. (An *empty* trust store is never handed
+    /// to curl: its rustls backend then fails every request, `http://`
+    /// included, with curl error 43.)
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
         self.root_certificates = ders;
         self

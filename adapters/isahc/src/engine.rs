@@ -97,7 +97,16 @@ impl IsahcEngine {
             builder = builder.timeout(budget);
         }
         if let Some(headers) = builder.headers_mut() {
-            headers.extend(parts.headers.iter().map(|(k, v)| (k.clone(), v.clone())));
+            // A caller's `Expect` is not sent: after a 417 curl sends the
+            // request again on its own, and a body it never read needs no
+            // rewind, so nothing would stop that second send.
+            headers.extend(
+                parts
+                    .headers
+                    .iter()
+                    .filter(|(name, _)| *name != http::header::EXPECT)
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            );
         }
         builder.body(body)
     }
@@ -175,6 +184,8 @@ impl Engine for IsahcEngine {
         };
 
         progress.enter(AttemptStage::Connect);
+        // Exact: the client never reuses a connection (FORBID_REUSE).
+        progress.connection_reused(false);
         let body = RequestBody::new(body);
         let upload = Arc::new(UploadState::default());
         // What curl may have written, once it is no longer provably nothing:

@@ -23,8 +23,8 @@
 //!   HTTP/2 is a declared capability gap;
 //! * **every request body is a non-rewindable reader**: should curl ever try
 //!   to send a body again, it fails with error 65 instead;
-//! * **no `Expect: 100-continue`** from curl, no redirects, no proxy from the
-//!   environment, no decompression.
+//! * **no `Expect: 100-continue`**, neither curl's nor the caller's (see
+//!   below), no redirects, no proxy from the environment, no decompression.
 //!
 //! # Resolving and dialing
 //!
@@ -43,6 +43,7 @@
 //! | fact | how | exact? |
 //! | --- | --- | --- |
 //! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
+//! | `connection_reused` | always `false`: the client never reuses a connection | exact |
 //! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | curl's first pull of request body bytes (it builds the head first) | possibly early, never late |
 //! | `body_written` (`AwaitHead`) | curl pulled the last body byte; for a bodyless request, whenever curl may have written | possibly early, never late |
@@ -70,7 +71,23 @@
 //! abandoned transfer cannot keep running, and so that curl's timeout, with
 //! or without a connected address, is what reports the failure. A guard of
 //! its own ends the attempt just before the core's timer; if curl has not
-//! reported by then, the attempt is taken as possibly written.
+//! reported by then, the attempt is taken as possibly written. A timeout
+//! curl reports ahead of the deadline is held until the deadline, so an
+//! attempt lasts as long as on any other engine.
+//!
+//! curl's bound covers the whole transfer, body included: with the core's
+//! streaming mode, a response body handed to the caller must also arrive
+//! before the attempt deadline, or it fails as `Timeout` after the response.
+//!
+//! # What else libcurl does here
+//!
+//! * A caller's own `Expect` header is **not sent**: after a 417 curl sends
+//!   the request again by itself, and since it never read the body yet, no
+//!   rewind is needed and nothing would stop that second send. The body
+//!   goes with the head instead.
+//! * A server that ends TLS without `close_notify` right after a complete
+//!   answer can make curl's rustls backend fail the transfer with error 56
+//!   (`ConnectionReset`), where other engines return the answer.
 //!
 //! ```no_run
 //! use evident_core::client::{Body, CallOptions, ClientBuilder};

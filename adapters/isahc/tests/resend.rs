@@ -114,3 +114,73 @@ async fn through_the_adapter_every_attempt_opens_its_own_connection() {
     assert_eq!(connections.executions(), 3);
     let _ = engine.name();
 }
+
+/// A server that answers 417 to a request head carrying `Expect:
+/// 100-continue` (without reading its body) and executes any other request.
+/// Returns its address, the request heads it saw and its executions.
+async fn expectation_failing_server() -> (std::net::SocketAddr, Ledger, Ledger) {
+    let (listener, addr) = listen().await;
+    let (heads, executions) = (Ledger::default(), Ledger::default());
+    let (seen, done) = (heads.clone(), executions.clone());
+    serve(listener, 4, move |_, mut conn| {
+        let (heads, executions) = (seen.clone(), done.clone());
+        async move {
+            while let Some(head) = conn.next_head().await {
+                heads.execute();
+                if String::from_utf8_lossy(&head)
+                    .to_ascii_lowercase()
+                    .contains("\r\nexpect: 100-continue\r\n")
+                {
+                    // Refused before the body: the connection stays usable.
+                    conn.respond(b"HTTP/1.1 417 Expectation Failed\r\ncontent-length: 0\r\n\r\n")
+                        .await;
+                    continue;
+                }
+                conn.rest_of_request(&head).await;
+                executions.execute();
+                conn.respond(OK_HELLO).await;
+            }
+        }
+    });
+    (addr, heads, executions)
+}
+
+#[tokio::test]
+async fn raw_isahc_sends_a_request_again_after_a_417_to_its_expect_header() {
+    let (addr, heads, executions) = expectation_failing_server().await;
+    let client = isahc::HttpClient::new().unwrap();
+    let request = http::Request::post(format!("http://{addr}/pay"))
+        .header("expect", "100-continue")
+        .body(isahc::AsyncBody::from_bytes_static(b"amount=5"))
+        .unwrap();
+    // curl 8.22 keeps the caller's header on its second send, so every send
+    // meets another 417, until the server stops accepting connections.
+    let outcome = client.send_async(request).await;
+    assert!(
+        heads.executions() >= 2,
+        "curl sent the request {} time(s)",
+        heads.executions()
+    );
+    assert_eq!(executions.executions(), 0);
+    assert!(outcome.is_err());
+}
+
+#[tokio::test]
+async fn through_the_adapter_a_callers_expect_header_is_not_sent_so_there_is_no_417_resend() {
+    let (addr, heads, executions) = expectation_failing_server().await;
+    let engine = IsahcEngine::builder().build().unwrap();
+    let request = http::Request::post(format!("http://{addr}/pay"))
+        .header("expect", "100-continue")
+        .body(AttemptBody::Full(Some(bytes::Bytes::from_static(
+            b"amount=5",
+        ))))
+        .unwrap();
+    let (status, _) = fetch(&engine, request, &attempt()).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        heads.executions(),
+        1,
+        "one request head, no hidden second send"
+    );
+    assert_eq!(executions.executions(), 1);
+}

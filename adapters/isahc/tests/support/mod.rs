@@ -164,6 +164,34 @@ impl<S: AsyncRead + AsyncWrite + Unpin> RequestReader<S> {
         Some(self.buf.drain(..head_end + body_len).collect())
     }
 
+    /// The next request head only, or `None` at EOF.
+    pub async fn next_head(&mut self) -> Option<Vec<u8>> {
+        let head_end = loop {
+            if let Some(i) = self.buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                break i + 4;
+            }
+            if !self.fill().await {
+                return None;
+            }
+        };
+        Some(self.buf.drain(..head_end).collect())
+    }
+
+    /// Reads the `content-length` body that follows `head`.
+    pub async fn rest_of_request(&mut self, head: &[u8]) {
+        let head = String::from_utf8_lossy(head).to_ascii_lowercase();
+        let body_len: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .map_or(0, |v| v.trim().parse().unwrap());
+        while self.buf.len() < body_len {
+            if !self.fill().await {
+                return;
+            }
+        }
+        self.buf.drain(..body_len);
+    }
+
     async fn fill(&mut self) -> bool {
         let mut chunk = [0u8; 4096];
         match self.stream.read(&mut chunk).await {
