@@ -152,10 +152,17 @@ struct Reader {
 }
 
 impl Reader {
-    fn mark_touched(&self) {
+    /// Records that curl is about to send body bytes, unless the core has
+    /// sealed the attempt: then the read fails, and curl aborts the transfer
+    /// instead of writing more for an attempt the core gave up on.
+    fn mark_touched(&self) -> io::Result<()> {
+        self.progress
+            .start_write()
+            .map_err(|sealed| sealed.into_io_error())?;
         if !self.state.touched.swap(true, Ordering::AcqRel) {
             self.progress.head_written();
         }
+        Ok(())
     }
 
     fn mark_finished(&self) {
@@ -179,7 +186,7 @@ impl AsyncRead for Reader {
         buf: &mut [u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        this.mark_touched();
+        this.mark_touched()?;
         if buf.is_empty() {
             return Poll::Ready(Ok(0));
         }
@@ -407,6 +414,26 @@ mod tests {
             "curl may never ask past a known length: the last byte ends the body"
         );
         assert!(state.touched() && state.finished());
+    }
+
+    #[test]
+    fn a_sealed_attempt_hands_curl_no_more_body() {
+        let progress = Progress::new();
+        let state = Arc::new(UploadState::default());
+        let body = RequestBody::new(AttemptBody::Full(Some(Bytes::from_static(b"hello"))));
+        let mut isahc_body = body.for_transfer(&progress, &state);
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut buf = [0u8; 2];
+        assert!(matches!(
+            Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf),
+            Poll::Ready(Ok(2))
+        ));
+        progress.seal();
+        assert!(matches!(
+            Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf),
+            Poll::Ready(Err(_))
+        ));
+        assert!(!state.finished());
     }
 
     #[test]

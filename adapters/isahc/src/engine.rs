@@ -173,9 +173,12 @@ impl Engine for IsahcEngine {
         request: http::Request<AttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
-        let progress = &attempt.progress;
+        let progress = attempt.progress();
         progress.enter(AttemptStage::Resolve);
-        let guard = Guard::new(attempt.deadline);
+        let guard = Guard::new(attempt.deadline());
+        // Every transfer gets a new connection (FORBID_REUSE), so a request
+        // for a fresh connection (after a 421) is always honoured:
+        // `attempt.requires_fresh_connection()` needs nothing more.
         let (parts, body) = request.into_parts();
         let (host, port) = origin(&parts.uri)?;
         let addrs = match guard.run(resolve(host, port, &self.overrides)).await {

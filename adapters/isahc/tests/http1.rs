@@ -27,7 +27,7 @@ async fn a_get_is_answered_and_its_body_counted() {
         .unwrap();
     assert_eq!(status, 200);
     assert_eq!(&body[..], b"hello");
-    assert_eq!(attempt.progress.snapshot().bytes_read(), 5);
+    assert_eq!(attempt.progress().snapshot().bytes_read(), 5);
 }
 
 #[tokio::test]
@@ -59,7 +59,7 @@ async fn a_post_body_arrives_whole_and_marks_head_then_body_written() {
         !head.contains("expect:"),
         "curl must not ask for 100-continue"
     );
-    let snapshot = attempt.progress.snapshot();
+    let snapshot = attempt.progress().snapshot();
     assert!(snapshot.head_written() && snapshot.body_written());
 }
 
@@ -117,7 +117,7 @@ async fn a_reset_during_a_large_upload_fails_while_writing_the_body() {
         .unwrap();
     let attempt = attempt();
     let failure = engine().send(request, &attempt).await.unwrap_err();
-    let snapshot = attempt.progress.snapshot();
+    let snapshot = attempt.progress().snapshot();
     assert!(snapshot.head_written());
     assert!(!snapshot.body_written(), "curl never pulled the last byte");
     let judged = judged(&failure, &attempt);
@@ -143,7 +143,7 @@ async fn a_head_cut_short_is_a_closed_connection_never_a_success() {
         source.downcast_ref::<IncompleteHead>().unwrap().status(),
         200
     );
-    assert!(!attempt.progress.snapshot().head_received());
+    assert!(!attempt.progress().snapshot().head_received());
     let judged = judged(&failure, &attempt);
     assert_eq!(judged.stage(), AttemptStage::AwaitHead);
     assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
@@ -162,7 +162,7 @@ async fn a_head_cut_inside_its_content_length_line_is_refused() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
-    assert!(!attempt.progress.snapshot().head_received());
+    assert!(!attempt.progress().snapshot().head_received());
 }
 
 #[tokio::test]
@@ -207,7 +207,7 @@ async fn a_body_shorter_than_its_length_fails_after_the_response() {
         .send(get(&format!("http://{addr}/")), &attempt)
         .await
         .unwrap();
-    attempt.progress.head_received();
+    attempt.progress().head_received();
     let failure = collect(response.into_body()).await.unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
     let judged = judged(&failure, &attempt);
@@ -243,7 +243,7 @@ async fn a_timeout_ends_the_attempt_at_its_deadline_neither_before_nor_after() {
     });
     let within = Duration::from_millis(300);
     let attempt = attempt_within(within);
-    let deadline = attempt.deadline.unwrap();
+    let deadline = attempt.deadline().unwrap();
     let _ = engine()
         .send(get(&format!("http://{addr}/")), &attempt)
         .await
@@ -275,7 +275,7 @@ async fn a_stalled_body_times_out_after_the_response() {
         .send(get(&format!("http://{addr}/")), &attempt)
         .await
         .unwrap();
-    attempt.progress.head_received();
+    attempt.progress().head_received();
     let failure = collect(response.into_body()).await.unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::TimedOut);
     assert_eq!(

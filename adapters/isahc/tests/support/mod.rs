@@ -27,26 +27,18 @@ pub const OK_HELLO: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello"
 
 /// A fresh attempt context without a deadline.
 pub fn attempt() -> AttemptContext {
-    AttemptContext {
-        progress: Progress::new(),
-        deadline: None,
-        resend_count: 0,
-    }
+    evident_core::testing::attempt_context(Progress::new(), None)
 }
 
 /// A fresh attempt context whose deadline is `after` from now.
 pub fn attempt_within(after: std::time::Duration) -> AttemptContext {
-    AttemptContext {
-        progress: Progress::new(),
-        deadline: Some(std::time::Instant::now() + after),
-        resend_count: 0,
-    }
+    evident_core::testing::attempt_context(Progress::new(), Some(std::time::Instant::now() + after))
 }
 
 /// What the core makes of a failed attempt: the shared classification of the
 /// engine's signal at the attempt's progress.
 pub fn judged(failure: &EngineFailure, attempt: &AttemptContext) -> TransportFailure {
-    evident_core::classify(failure.signal(), &attempt.progress.snapshot())
+    evident_core::classify(failure.signal(), &attempt.progress().snapshot())
 }
 
 /// How many requests a server executed, counted where it happens.
