@@ -62,7 +62,9 @@
 //! declared `Content-Length` without a byte of it. Answers that have no
 //! body by definition (`HEAD`, 1xx, 204, 304) or declare `Content-Length: 0`
 //! or chunked framing are accepted, since a head cut right after such a line
-//! cannot be told apart from a whole one: a named gap.
+//! cannot be told apart from a whole one: a named gap. Closing it needs
+//! curl's header size (`CURLINFO_HEADER_SIZE`) or the end-of-head line of
+//! curl's header callback, neither of which isahc 2.0.2 exposes.
 //!
 //! # Timeouts
 //!
