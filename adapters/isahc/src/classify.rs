@@ -34,6 +34,15 @@ use evident_core::errors::{self, RequestBodyError, no_unwrap};
 /// The signal for an error from isahc, curl or the adapter's own body
 /// reader, wherever in the chain it sits (through `io::Error::get_ref`,
 /// which `source()` skips).
+///
+/// ```
+/// use evident_core::EngineSignal;
+/// use evident_isahc::classify::classify;
+///
+/// // isahc's response body reports curl's error inside an `io::Error`.
+/// let closed = std::io::Error::other(curl::Error::new(52));
+/// assert_eq!(classify(&closed), EngineSignal::ConnectionClosed);
+/// ```
 pub fn classify(error: &(dyn StdError + 'static)) -> EngineSignal {
     if errors::find::<RequestBodyError>(error, no_unwrap).is_some() {
         return EngineSignal::RequestBody;
@@ -51,6 +60,14 @@ pub fn classify(error: &(dyn StdError + 'static)) -> EngineSignal {
 }
 
 /// The signal for a curl error code.
+///
+/// ```
+/// use evident_core::EngineSignal;
+/// use evident_isahc::classify::curl_signal;
+///
+/// assert_eq!(curl_signal(&curl::Error::new(7)), EngineSignal::ConnectionRefused);
+/// assert_eq!(curl_signal(&curl::Error::new(60)), EngineSignal::TlsCertificate);
+/// ```
 pub fn curl_signal(error: &curl::Error) -> EngineSignal {
     if error.is_couldnt_resolve_host() {
         EngineSignal::NameNotFound
