@@ -1,5 +1,6 @@
 //! The engines built into the runner, chosen by the crate's features
-//! (all on by default).
+//! (`hyper` and `ureq` by default; `isahc` on request, since libcurl builds
+//! from source).
 
 use crate::harness::Driver;
 #[cfg(any(feature = "ureq", feature = "isahc"))]
