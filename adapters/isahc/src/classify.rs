@@ -21,7 +21,7 @@
 //! | 26 `READ_ERROR` | the request body failed | `RequestBody` |
 //!
 //! A request body failure is recognised first, by the
-//! [`RequestBodyError`](evident_core::errors::RequestBodyError) marker the
+//! [`RequestBodyError`] marker the
 //! engine's body reader wraps its errors in (isahc records the reader's own
 //! error, so it is found in the chain before any curl code).
 
