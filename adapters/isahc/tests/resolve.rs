@@ -19,15 +19,14 @@ async fn hello_server(addr: &str) -> std::net::SocketAddr {
 #[tokio::test]
 async fn an_overridden_name_is_dialed_at_its_addresses_in_order() {
     let good = hello_server("127.0.0.1:0").await;
-    let refused = refusing_addr().await;
-    // The first address refuses on the port; the second answers.
+    // Nothing listens on 127.0.0.3 at that port: the first address refuses,
+    // the second answers.
     let overrides =
         HostOverrides::new().map("svc.test", vec!["127.0.0.3".parse().unwrap(), good.ip()]);
     let engine = IsahcEngine::builder()
         .host_overrides(overrides)
         .build()
         .unwrap();
-    let _ = refused;
     let url = format!("http://svc.test:{}/", good.port());
     let attempt = attempt();
     let (status, _) = fetch(&engine, get(&url), &attempt).await.unwrap();
@@ -107,5 +106,42 @@ async fn a_name_overridden_to_ipv6_keeps_its_host_header() {
             .to_ascii_lowercase()
             .contains(&format!("host: six.test:{}\r\n", addr.port())),
         "{request}"
+    );
+}
+
+#[tokio::test]
+async fn a_one_shot_body_untouched_by_a_refused_address_goes_whole_to_the_next() {
+    use http_body_util::BodyExt;
+    let (listener, good) = listen().await;
+    let (seen, received) = tokio::sync::oneshot::channel();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Some(seen)));
+    serve(listener, 1, move |_, mut conn| {
+        let seen = seen.clone();
+        async move {
+            let request = conn.next_request().await.unwrap();
+            conn.respond(OK_HELLO).await;
+            let _ = seen.lock().unwrap().take().unwrap().send(request);
+        }
+    });
+    // 127.0.0.5 refuses on the good port; the good address answers.
+    let overrides =
+        HostOverrides::new().map("svc.test", vec!["127.0.0.5".parse().unwrap(), good.ip()]);
+    let engine = IsahcEngine::builder()
+        .host_overrides(overrides)
+        .build()
+        .unwrap();
+    let stream = http_body_util::Full::new(bytes::Bytes::from_static(b"one-shot payload"))
+        .map_err(|never| match never {})
+        .boxed_unsync();
+    let request = http::Request::post(format!("http://svc.test:{}/upload", good.port()))
+        .body(evident_core::AttemptBody::Stream(stream))
+        .unwrap();
+    let (status, _) = fetch(&engine, request, &attempt()).await.unwrap();
+    assert_eq!(status, 200);
+    assert!(
+        received
+            .await
+            .unwrap()
+            .ends_with(b"\r\n\r\none-shot payload")
     );
 }
