@@ -43,6 +43,7 @@
 //! | fact | how | exact? |
 //! | --- | --- | --- |
 //! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
+//! | `Tls` | never entered: curl shows no moment between TCP and TLS. Handshake and certificate failures take the `Tls` stage from their signal; a timeout during the handshake is reported at `Connect` | pre-write either way |
 //! | `connection_reused` | always `false`: the client never reuses a connection | exact |
 //! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | curl's first pull of request body bytes (it builds the head first) | possibly early, never late |
