@@ -194,14 +194,21 @@ impl Engine for IsahcEngine {
         let body = RequestBody::new(body);
         let upload = Arc::new(UploadState::default());
         // What curl may have written, once it is no longer provably nothing:
-        // the whole request when curl had no body to pull or pulled all of
-        // it, else the head. Claiming more progress than happened can only
-        // make the evidence more conservative.
+        // the furthest progress no hook contradicts. The whole request when
+        // curl had no body to pull or pulled all of it; the head when it
+        // pulled part of the body (it builds the head first). A body curl
+        // never pulled means the head was not finished: then only "a write
+        // may have started", never a written head — which would count an
+        // `Idempotency-Key` in it as sent.
         let settle = || {
             if body.is_empty() || upload.finished() {
                 progress.body_written();
-            } else {
+            } else if upload.touched() {
                 progress.head_written();
+            } else {
+                // Sealed already: the core has its snapshot.
+                let _ = progress.start_write();
+                progress.enter(AttemptStage::WriteHead);
             }
         };
         let mut failures = ConnectFailures::new();

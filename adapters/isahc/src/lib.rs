@@ -48,6 +48,7 @@
 //! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | curl's first pull of request body bytes (it builds the head first) | possibly early, never late |
 //! | `body_written` (`AwaitHead`) | curl pulled the last body byte; for a bodyless request, whenever curl may have written | possibly early, never late |
+//! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled the body: the head was not finished, so it is not claimed written | exact as far as it goes |
 //! | `head_received` | the first response body byte, or a transfer that ended with a head proven complete (see below) | exact, possibly late |
 //! | `read(n)` | response body bytes delivered | exact |
 //!

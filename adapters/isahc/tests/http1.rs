@@ -328,3 +328,30 @@ async fn known_gap_a_head_cut_after_a_zero_length_line_passes_for_a_whole_one() 
     assert_eq!(status, 200);
     assert!(body.is_empty());
 }
+
+/// A head curl refuses to build (larger than its 1 MiB request buffer,
+/// curl error 100) after connecting: the body was never pulled, so the
+/// head is not claimed written, and an idempotency key in it does not
+/// count as sent.
+#[tokio::test]
+async fn a_body_curl_never_pulled_leaves_the_head_unwritten() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, conn| async move {
+        // Hold the connection, reading nothing.
+        let _held = conn;
+        std::future::pending::<()>().await;
+    });
+    let request = http::Request::post(format!("http://{addr}/pay"))
+        .header("idempotency-key", "k-1")
+        .header("x-pad", "x".repeat(2 * 1024 * 1024))
+        .body(AttemptBody::Full(Some(Bytes::from_static(b"amount=5"))))
+        .unwrap();
+    let attempt = attempt_within(Duration::from_secs(2));
+    let failure = engine().send(request, &attempt).await.unwrap_err();
+    let snapshot = attempt.progress().snapshot();
+    assert!(!snapshot.head_written(), "the key never left whole");
+    assert!(!snapshot.proves_nothing_written());
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::WriteHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
