@@ -66,6 +66,11 @@ pub fn isahc() -> Driver {
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
     )
+    .lacks(
+        Capability::LargeRequestHead,
+        "libcurl builds the request head in a buffer limited to 1 MiB \
+         (DYN_HTTP_REQUEST) and refuses a larger one before sending",
+    )
 }
 
 /// Every engine this build includes, in matrix column order.
