@@ -468,7 +468,9 @@ pub(crate) fn bare_ureq(setup: Setup) -> Driver {
         .proxy(None)
         .max_idle_connections_per_host(setup.pool)
         .max_idle_connections(setup.pool)
-        .timeout_global(Some(CALL_TIMEOUT))
+        // No timeout: with one, ureq's default resolver spawns a thread per
+        // lookup (even of an IP literal), which would bill ureq for a
+        // setting evident's engine does not need to take the same way.
         .build();
     Driver::Blocking(Arc::new(BareUreq(ureq::Agent::new_with_config(config))))
 }

@@ -11,7 +11,7 @@ use evident_core::client::ClientBuilder;
 const USAGE: &str = "\
 usage: evident-bench [--smoke] [--calls N] [--rounds N] [--warmup N]
                      [--in-flight 16,128] [--protocol h1,h2] [--workload get,post]
-                     [--outage-calls N] [--no-outage] [--outage-only]";
+                     [--only NAME] [--outage-calls N] [--no-outage] [--outage-only]";
 
 fn main() -> ExitCode {
     match parse(std::env::args().skip(1)) {
@@ -74,6 +74,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<(Plan, Option<OutagePlan>
                 let calls = number(&value()?)?;
                 outage = outage.map(|o| OutagePlan { calls, ..o });
             }
+            "--only" => plan.only = Some(value()?),
             "--no-outage" => outage = None,
             "--outage-only" => benchmark = false,
             "--help" | "-h" => return Err("help".into()),

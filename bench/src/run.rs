@@ -81,6 +81,9 @@ pub struct Plan {
     pub rounds: usize,
     /// Calls per row before the first round (fills pools, warms caches).
     pub warmup: usize,
+    /// Only the rows whose name contains this (each family keeps its bare
+    /// row, the baseline of every ratio): for profiling one client.
+    pub only: Option<String>,
 }
 
 /// Calls per row per round of the full run: enough for a few hundred
@@ -102,6 +105,7 @@ impl Plan {
             calls: DEFAULT_CALLS,
             rounds: DEFAULT_ROUNDS,
             warmup: DEFAULT_WARMUP,
+            only: None,
         }
     }
 
@@ -421,10 +425,18 @@ pub fn run(
     let pool = plan.in_flight.iter().copied().max().unwrap_or(1);
     let mut cases = Vec::new();
     for &protocol in &plan.protocols {
-        let families = {
+        let mut families = {
             let _entered = runtime.enter();
             families(Setup { protocol, pool })?
         };
+        if let Some(only) = &plan.only {
+            for family in &mut families {
+                family
+                    .rows
+                    .retain(|row| row.role == Role::Bare || row.name.contains(only.as_str()));
+            }
+            families.retain(|family| family.rows.len() > 1);
+        }
         for &workload in &plan.workloads {
             let spec = workload.spec(&server.base_url());
             for &in_flight in &plan.in_flight {
