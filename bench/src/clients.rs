@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use evident_core::client::{self, CallOptions};
+use evident_core::testing::attempt_context;
 use evident_core::{
-    AttemptBody, AttemptContext, AttemptRecord, BlockingAttemptBody, BlockingEngine, Engine,
-    Progress,
+    AttemptBody, AttemptRecord, BlockingAttemptBody, BlockingEngine, Engine, Progress,
 };
 use http_body_util::{BodyExt, Full};
 
@@ -404,14 +404,10 @@ impl<E: Engine> AsyncClient for EngineAlone<E> {
             AttemptBody::Full(Some(spec.body.clone()))
         };
         let request = request.body(body).expect("a valid request");
-        let attempt = AttemptContext {
-            progress: Progress::new(),
-            deadline: None,
-            resend_count: 0,
-        };
+        let attempt = attempt_context(Progress::new(), None);
         match self.0.send(request, &attempt).await {
             Ok(response) => {
-                attempt.progress.head_received();
+                attempt.progress().head_received();
                 let status = response.status().as_u16();
                 match response.into_body().collect().await {
                     Ok(_) => Outcome::answered(status),
@@ -521,14 +517,13 @@ impl<E: BlockingEngine> BlockingClient for BlockingEngineAlone<E> {
             BlockingAttemptBody::Full(spec.body.clone())
         };
         let request = request.body(body).expect("a valid request");
-        let attempt = AttemptContext {
-            progress: Progress::new(),
-            deadline: Some(std::time::Instant::now() + CALL_TIMEOUT),
-            resend_count: 0,
-        };
+        let attempt = attempt_context(
+            Progress::new(),
+            Some(std::time::Instant::now() + CALL_TIMEOUT),
+        );
         match self.0.send(request, &attempt) {
             Ok(response) => {
-                attempt.progress.head_received();
+                attempt.progress().head_received();
                 let status = response.status().as_u16();
                 let mut body = response.into_body();
                 loop {
