@@ -104,6 +104,7 @@ fn run(plan: &Plan, outage: Option<OutagePlan>) -> Result<(), Box<dyn std::error
     if !plan.protocols.is_empty() {
         let cases = evident_bench::run::run(plan, |what| eprintln!("running {what}"))?;
         println!("{}", evident_bench::report::cases(&cases));
+        println!("{}", evident_bench::report::targets(&cases));
     }
     if let Some(outage) = outage {
         let results = evident_bench::outage::run(outage, &ClientBuilder::new, |what| {

@@ -73,6 +73,58 @@ pub fn cases(cases: &[Case]) -> String {
     out
 }
 
+/// Issue 13's speed targets: the evident client at this share of its bare
+/// engine's throughput or more.
+pub const CLIENT_RATIO_TARGET: f64 = 0.95;
+/// Issue 13: each engine alone at this share of its bare engine or more.
+pub const ENGINE_RATIO_TARGET: f64 = 0.98;
+/// Issue 13: the client layer adds at most this much CPU per call, in µs.
+pub const CLIENT_LAYER_CPU_TARGET_US: f64 = 1.5;
+
+/// One line per case and engine: the paired ratios and the client layer's
+/// CPU against issue 13's targets, each marked met or missed. Ratios are
+/// medians of paired rounds; on a busy machine read them with the null
+/// row's spread beside them.
+pub fn targets(cases: &[Case]) -> String {
+    let mut out = String::from(
+        "### Targets\n\n\
+         | case | engine | engine alone / bare (≥ 0.98) | client / bare (≥ 0.95) | client layer CPU µs/call (≤ 1.5) | null row spread |\n\
+         |---|---|---|---|---|---|\n",
+    );
+    let mark = |met: bool| if met { "met" } else { "missed" };
+    for case in cases {
+        for family in &case.families {
+            let find = |role| family.rows.iter().find(|r| r.role == role);
+            let (Some(engine), Some(client)) = (find(Role::Engine), find(Role::Client)) else {
+                continue;
+            };
+            let engine_ratio = engine.ratio().0;
+            let client_ratio = client.ratio().0;
+            let layer = client.cpu_us_per_call() - engine.cpu_us_per_call();
+            let null = find(Role::Null).map_or("–".to_string(), |n| {
+                let (_, lo, hi) = n.ratio();
+                format!("{lo:.2}–{hi:.2}")
+            });
+            let _ = writeln!(
+                out,
+                "| {}, {}, {} in flight | {} | {:.3} {} | {:.3} {} | {:+.1} {} | {} |",
+                case.protocol,
+                case.workload,
+                case.in_flight,
+                family.name,
+                engine_ratio,
+                mark(engine_ratio >= ENGINE_RATIO_TARGET),
+                client_ratio,
+                mark(client_ratio >= CLIENT_RATIO_TARGET && client.succeeded() == client.calls()),
+                layer,
+                mark(layer <= CLIENT_LAYER_CPU_TARGET_US),
+                null,
+            );
+        }
+    }
+    out
+}
+
 /// The outage table: receipts and time per call for every client.
 pub fn outages(results: &[OutageResult], budget_note: &str) -> String {
     let mut out = String::new();

@@ -56,6 +56,14 @@ fn every_client_answers_every_smoke_call_and_its_costs_are_measured() {
             }
         }
     }
+    // The tables render a row per client and a target line per engine
+    // that has an "engine alone" and a client row (hyper everywhere, ureq
+    // over HTTP/1.1).
+    let tables = evident_bench::report::cases(&cases);
+    assert!(tables.contains("| evident client/hyper |"));
+    let targets = evident_bench::report::targets(&cases);
+    let lines = targets.lines().filter(|l| l.starts_with("| HTTP")).count();
+    assert_eq!(lines, cases.len() + cases.len() / 2, "{targets}");
     // CPU is sampled coarsely; over the whole smoke run it must show.
     let cpu: f64 = cases
         .iter()
