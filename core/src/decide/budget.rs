@@ -258,8 +258,13 @@ impl RetryBudget {
             .unwrap_or(u64::MAX)
             .saturating_add(1)
             .min(PERIOD_MAX);
-        let before = self.newest.fetch_max(period, Ordering::AcqRel);
-        before.max(period)
+        // Read first: the newest period changes once per slot, so most
+        // calls need no read-modify-write on this shared word.
+        let newest = self.newest.load(Ordering::Acquire);
+        if period <= newest {
+            return newest;
+        }
+        self.newest.fetch_max(period, Ordering::AcqRel).max(period)
     }
 }
 
