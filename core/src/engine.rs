@@ -42,22 +42,24 @@
 //!
 //! Once any request byte may have reached the peer, only a protocol proof
 //! (HTTP/2 `REFUSED_STREAM`, a stream above a GOAWAY's last id) can make the
-//! attempt "not processed"; "not sent" is over. Entering `WriteHead` before
-//! the first byte is handed over is how an adapter says that a write has
-//! started.
+//! attempt "not processed"; "not sent" is over. An adapter that sees its
+//! writes calls [`Progress::start_write`] **before** it hands bytes to the
+//! socket or the TLS layer, not after the write returns: the connection may
+//! live in another task or thread, and the core may take its snapshot while
+//! that write is still blocked. Entering `WriteHead` first is the least any
+//! adapter does.
 //!
 //! [`Progress::counts_writes_exactly`] is a stronger claim: **every**
 //! request byte of this attempt passes through a hook of the adapter that
-//! calls [`Progress::wrote`] no later than the moment the byte can reach
-//! the peer. With it, a failure with zero bytes counted and no head written
-//! proves "not sent" even at a write stage (a pooled connection found closed
-//! before anything was written on it). Count before or at the write, never
-//! after it; over TLS, count the plaintext handed to the TLS layer (a byte
-//! counted that never left only makes the answer more cautious). An adapter
-//! whose engine writes through a path it cannot see (a sealed connection
-//! type, a buffer flushed by another thread it cannot observe) must not
-//! declare exact counting; it then reports less, and the core falls back to
-//! "may have been sent".
+//! marks the write started before handing the bytes over, and reports with
+//! [`Progress::wrote`] what the connection accepted. With it, a failure
+//! where no write ever started proves "not sent" even at a write stage (a
+//! pooled connection found closed before anything was written on it). Over
+//! TLS, count the plaintext handed to the TLS layer. An adapter whose engine
+//! writes through a path it cannot see (a sealed connection type, a buffer
+//! flushed by another thread it cannot observe) must not declare exact
+//! counting; it then reports less, and the core falls back to "may have
+//! been sent".
 //!
 //! # When "handed back unsent" may be used
 //!
@@ -101,16 +103,21 @@
 //!   reads included) by [`AttemptContext::deadline`] and reports
 //!   `TimedOut` when it runs out.
 //!
-//! An abandoned attempt is over for the core: its progress was read when it
-//! was abandoned, and the next attempt gets a fresh record, which a late
-//! hook of the old one can no longer change. The adapter must make sure the
-//! abandoned attempt's connection writes nothing more and is discarded,
-//! never returned to a pool.
+//! An abandoned attempt is over for the core: it **seals** the progress and
+//! classifies from the snapshot taken at the seal. From then on
+//! [`Progress::start_write`] refuses; the adapter fails that write with
+//! [`AttemptSealed::into_io_error`](crate::progress::AttemptSealed::into_io_error),
+//! so the connection writes nothing more for the attempt, and discards the
+//! connection instead of returning it to a pool. The next attempt gets a
+//! fresh record, which a late hook of the old one can no longer change.
 //!
 //! # What the core guarantees in return
 //!
 //! * Each `send` is one attempt with its own fresh [`Progress`]; a retry is
-//!   a new `send` with a higher [`AttemptContext::resend_count`].
+//!   a new `send` with a higher [`AttemptContext::resend_count`]. When
+//!   [`AttemptContext::requires_fresh_connection`] is set (the retry after
+//!   a 421 Misdirected Request), the attempt must not run on a pooled
+//!   connection, and a connection that answered 421 must not be reused.
 //! * The request is complete: absolute URI, the caller's headers and the
 //!   `Idempotency-Key` when one is used. A one-shot body is handed over once
 //!   and never again; a replayable body is a cheap clone per attempt.
@@ -138,16 +145,61 @@ use crate::failure::BoxError;
 use crate::progress::Progress;
 
 /// What an engine knows about the attempt it runs.
+///
+/// Only the core builds it (the client, once per attempt; tests use
+/// [`crate::testing::attempt_context`]); engines read it through its
+/// accessors, so fields can be added without breaking any engine.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct AttemptContext {
+    progress: Progress,
+    deadline: Option<Instant>,
+    resend_count: u32,
+    fresh_connection: bool,
+}
+
+impl AttemptContext {
+    pub(crate) fn new(
+        progress: Progress,
+        deadline: Option<Instant>,
+        resend_count: u32,
+        fresh_connection: bool,
+    ) -> Self {
+        AttemptContext {
+            progress,
+            deadline,
+            resend_count,
+            fresh_connection,
+        }
+    }
+
     /// The attempt's progress record, to be fed from the engine's hooks.
-    pub progress: Progress,
+    /// Once the core gives up on the attempt it seals the record, and
+    /// [`Progress::start_write`] refuses: the engine must then write
+    /// nothing more for it and discard its connection.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
     /// When the core will give up on this attempt. Async engines may ignore
     /// it (the core drops the attempt's future); blocking engines must bound
     /// their I/O by it, since a blocking call cannot be interrupted.
-    pub deadline: Option<Instant>,
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The attempt's index within its call (0 for the first attempt).
-    pub resend_count: u32,
+    pub fn resend_count(&self) -> u32 {
+        self.resend_count
+    }
+
+    /// Whether the attempt must run on a new connection: no pooled
+    /// connection may carry it. The core asks for this after a 421
+    /// Misdirected Request, which RFC 9110 §15.5.20 lets the client retry
+    /// only on another connection.
+    pub fn requires_fresh_connection(&self) -> bool {
+        self.fresh_connection
+    }
 }
 
 /// A failed attempt, as an engine reports it: the normalized signal and the
@@ -304,7 +356,7 @@ impl http_body::Body for AttemptBody {
 ///         _request: http::Request<AttemptBody>,
 ///         attempt: &AttemptContext,
 ///     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
-///         attempt.progress.enter(AttemptStage::Connect);
+///         attempt.progress().enter(AttemptStage::Connect);
 ///         Err(EngineFailure::signal_only(EngineSignal::ConnectionRefused))
 ///     }
 /// }
@@ -395,7 +447,7 @@ impl fmt::Debug for dyn BlockingResponseBody {
 ///         attempt: &AttemptContext,
 ///     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
 ///         // Entered before the step that fails: the refusal is pre-write.
-///         attempt.progress.enter(AttemptStage::Connect);
+///         attempt.progress().enter(AttemptStage::Connect);
 ///         Err(EngineFailure::signal_only(EngineSignal::ConnectionRefused))
 ///     }
 /// }
@@ -412,7 +464,7 @@ pub trait BlockingEngine: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 
     /// Sends one attempt and returns the response at its head. The engine
-    /// must bound every blocking operation by [`AttemptContext::deadline`].
+    /// must bound every blocking operation by [`AttemptContext::deadline()`].
     fn send(
         &self,
         request: http::Request<BlockingAttemptBody>,

@@ -113,7 +113,7 @@ pub fn open(
     tls: &Arc<ClientConfig>,
     attempt: &AttemptContext,
 ) -> Result<Conn, EngineFailure> {
-    let progress = &attempt.progress;
+    let progress = attempt.progress();
     let https = match uri.scheme_str() {
         Some("http") => false,
         Some("https") => true,
@@ -141,7 +141,7 @@ pub fn open(
     let mut failures: ConnectFailures<BoxError> = ConnectFailures::new();
     for addr in addrs {
         progress.enter(AttemptStage::Connect);
-        let tcp = match connect_tcp(addr, attempt.deadline) {
+        let tcp = match connect_tcp(addr, attempt.deadline()) {
             Ok(tcp) => tcp,
             Err(e) => {
                 failures.push(signal(&e, Step::Connect), e.into());

@@ -11,16 +11,18 @@
 //! | the guide's step | where |
 //! | --- | --- |
 //! | enter each stage before the step that can fail in it | [`connect`] (resolve, connect, TLS), [`wire::send`] (write head, write body) |
-//! | count request bytes, so "nothing written" is a proof | [`wire::send`]: every byte is counted *before* it is handed to the socket |
+//! | mark a write started, count request bytes, so "nothing written" is a proof | [`wire::send`]: `start_write` before every write, `wrote` for what the connection accepted |
 //! | report the head and body boundaries | [`wire::send`] |
 //! | bound every blocking call by the attempt's deadline | [`connect::Socket`] |
 //! | a classifier that only translates | [`classify`] |
 //! | no hidden behaviour: no retry, no redirect, no proxy, no decompression | nothing here does any of it; a 3xx is returned as an answer |
 //!
 //! Every attempt opens its own connection and closes it when the response
-//! body is done, so there is no pooled connection to find stale and
+//! body is done, so there is no pooled connection to find stale,
 //! [`Progress::connection_reused`](evident_core::Progress::connection_reused)
-//! is always `false`.
+//! is always `false`, and an attempt that
+//! [requires a fresh connection](evident_core::AttemptContext::requires_fresh_connection)
+//! (the retry after a 421) gets one by construction.
 //!
 //! ```no_run
 //! use evident_core::client::blocking::Body;
@@ -85,12 +87,13 @@ impl BlockingEngine for TeachingEngine {
         request: http::Request<BlockingAttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
-        let progress = &attempt.progress;
-        // Every request byte goes through `wire::send`, which counts it
-        // before writing it: a zero count proves nothing left.
+        let progress = attempt.progress();
+        // Every request byte goes through `wire::send`, which marks the
+        // write started before handing bytes over and counts what the
+        // connection accepted: "nothing written" is then a proof.
         progress.counts_writes_exactly();
         progress.enter(AttemptStage::Resolve);
-        if attempt.deadline.is_some_and(|d| d <= Instant::now()) {
+        if attempt.deadline().is_some_and(|d| d <= Instant::now()) {
             return Err(EngineFailure::signal_only(EngineSignal::TimedOut));
         }
 

@@ -3,10 +3,11 @@
 //! The progress is fed at the boundaries the core needs:
 //!
 //! * `WriteHead` is entered before the first request byte is handed over;
-//! * every byte is counted *before* it is written: a byte counted that never
-//!   left only makes the evidence more cautious, while a byte that left
-//!   uncounted would let the core claim "not sent" for a request the server
-//!   may have acted on;
+//! * every write is marked started (`Progress::start_write`) *before* bytes
+//!   are handed to the socket or TLS layer, and the bytes it accepted are
+//!   counted after: a write that fails half-way still rules out "not sent",
+//!   which is what keeps the core from re-sending a request the server may
+//!   have acted on;
 //! * `head_written` once the head was flushed, `body_written` once the body
 //!   was; the response head is only read after that.
 
@@ -54,10 +55,28 @@ fn closed_early(what: &str) -> EngineFailure {
     ))
 }
 
-/// Hands `bytes` to the connection, counted first.
+/// Hands `bytes` to the connection: the write is marked started first, and
+/// every byte the connection accepted is counted.
 fn write_counted(conn: &mut Conn, bytes: &[u8], progress: &Progress) -> Result<(), EngineFailure> {
-    progress.wrote(bytes.len());
-    conn.write_all(bytes).map_err(exchange)
+    // From here on "nothing written" can no longer be claimed, even if this
+    // write fails before it returns. Refused once the core gave up on the
+    // attempt: then nothing more may be written on this connection.
+    progress
+        .start_write()
+        .map_err(|sealed| exchange(sealed.into_io_error()))?;
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match conn.write(rest) {
+            Ok(0) => return Err(exchange(io::ErrorKind::WriteZero.into())),
+            Ok(n) => {
+                progress.wrote(n);
+                rest = &rest[n..];
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(exchange(e)),
+        }
+    }
+    Ok(())
 }
 
 /// The request head. The body's framing is this engine's: a framing header
