@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | `hyper` | `evident::hyper` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq` | ureq 3 (blocking, HTTP/1.1) |
+//! | `isahc` | `evident::isahc` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
 //!
 //! ```
 //! use evident::client::{Body, CallOptions, Client};
@@ -40,3 +41,7 @@ pub use evident_hyper as hyper;
 /// The ureq engine (feature `ureq`).
 #[cfg(feature = "ureq")]
 pub use evident_ureq as ureq;
+
+/// The isahc (libcurl) engine (feature `isahc`).
+#[cfg(feature = "isahc")]
+pub use evident_isahc as isahc;
