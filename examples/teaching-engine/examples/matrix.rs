@@ -1,6 +1,6 @@
 //! Prints the parity matrix of the teaching engine next to hyper, built in
 //! this crate (not in the conformance crate's list of engines). Exits
-//! non-zero when an applicable cell fails.
+//! non-zero when a cell that ran fails.
 //!
 //! ```text
 //! cargo run -p evident-teaching-engine --example matrix
@@ -27,12 +27,6 @@ fn teaching() -> Driver {
 }
 
 fn main() -> ExitCode {
-    let drivers = [evident_conformance::engines::hyper(), teaching()];
-    let matrix = evident_conformance::runner::run_matrix(&drivers, |_| true);
-    print!("{}", matrix.markdown());
-    if matrix.has_failures() {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    }
+    // The same flags as the project's runner: --json, --engine, --scenario.
+    evident_conformance::run_main(vec![evident_conformance::engines::hyper(), teaching()])
 }
