@@ -1,6 +1,8 @@
-//! Prints the parity matrix of the teaching engine next to hyper, built in
-//! this crate (not in the conformance crate's list of engines). Exits
-//! non-zero when a cell that ran fails.
+//! The conformance runner for the teaching engine next to hyper, built in
+//! this crate (not in the conformance crate's list of engines): every
+//! record of every cell is compared across the two engines. Exits non-zero
+//! when an applicable cell fails or the engines differ. Takes the runner's
+//! flags (`--json`, `--engine NAME`, `--scenario NAME`).
 //!
 //! ```text
 //! cargo run -p evident-teaching-engine --example matrix
@@ -27,6 +29,5 @@ fn teaching() -> Driver {
 }
 
 fn main() -> ExitCode {
-    // The same flags as the project's runner: --json, --engine, --scenario.
     evident_conformance::run_main(vec![evident_conformance::engines::hyper(), teaching()])
 }
