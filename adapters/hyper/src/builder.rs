@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use evident_core::tls::{self, ALPN_H2, ALPN_HTTP1};
+use evident_core::tls::{ALPN_H2, ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 
 use crate::engine::HyperEngine;
@@ -37,7 +37,8 @@ pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct HyperEngineBuilder {
-    root_certificates: Vec<Vec<u8>>,
+    tls: TlsOptions,
+    root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
     http2_prior_knowledge: bool,
     http1_only: bool,
@@ -54,10 +55,18 @@ pub(crate) struct Config {
 }
 
 impl HyperEngineBuilder {
-    /// The trust anchors for `https://`, as DER certificates. These are the
-    /// only roots: no platform or public roots are added.
+    /// What `https://` trusts and which client certificate it presents
+    /// (default [`TlsOptions::new`]: the public web roots with the default
+    /// feature `webpki-roots`, the system store with `native-roots`).
+    pub fn tls(mut self, options: TlsOptions) -> Self {
+        self.tls = options;
+        self
+    }
+
+    /// Trust exactly these DER certificates for `https://`: no compiled-in
+    /// or system roots. Keeps the client identity set by [`Self::tls`].
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = ders;
+        self.root_certificates = Some(ders);
         self
     }
 
@@ -93,6 +102,7 @@ impl HyperEngineBuilder {
     ///
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
+    /// * `native_roots`, `identity`: as [`TlsOptions::client_config`];
     /// * `http2_prior_knowledge`: combined with `http1_only`;
     /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
     pub fn build(self) -> Result<HyperEngine, ConfigError> {
@@ -118,7 +128,7 @@ impl HyperEngineBuilder {
         } else {
             &[ALPN_H2, ALPN_HTTP1]
         };
-        let tls = tls::client_config(self.root_certificates, alpn)?;
+        let tls = tls_options(self.tls, self.root_certificates)?.client_config(alpn)?;
         Ok(HyperEngine::from_config(Config {
             tls: Arc::new(tls),
             host_overrides: self.host_overrides,
@@ -131,6 +141,28 @@ impl HyperEngineBuilder {
 /// Whether ALPN chose HTTP/2.
 pub(crate) fn is_h2(alpn: Option<&[u8]>) -> bool {
     alpn == Some(ALPN_H2)
+}
+
+/// The options with [`HyperEngineBuilder::root_certificates`] applied.
+fn tls_options(
+    options: TlsOptions,
+    exact_roots: Option<Vec<Vec<u8>>>,
+) -> Result<TlsOptions, ConfigError> {
+    match exact_roots {
+        None => Ok(options),
+        Some(ders) => {
+            let identity = options.client_identity().cloned();
+            let mut exact = ders
+                .into_iter()
+                .try_fold(TlsOptions::new().without_default_roots(), |o, der| {
+                    o.add_root_der(der)
+                })?;
+            if let Some(identity) = identity {
+                exact = exact.identity(identity);
+            }
+            Ok(exact)
+        }
+    }
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use evident_core::tls::{self, ALPN_HTTP1};
+use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 
 use crate::connect::EvidentConnector;
@@ -46,16 +46,25 @@ const MIN_MAX_IDLE_TOTAL: usize = 64;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct UreqEngineBuilder {
-    root_certificates: Vec<Vec<u8>>,
+    tls: TlsOptions,
+    root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
     max_idle_per_origin: Option<usize>,
 }
 
 impl UreqEngineBuilder {
-    /// The trust anchors for `https://`, as DER certificates. These are the
-    /// only roots: no platform or public roots are added.
+    /// What `https://` trusts and which client certificate it presents
+    /// (default [`TlsOptions::new`]: the public web roots with the default
+    /// feature `webpki-roots`, the system store with `native-roots`).
+    pub fn tls(mut self, options: TlsOptions) -> Self {
+        self.tls = options;
+        self
+    }
+
+    /// Trust exactly these DER certificates for `https://`: no compiled-in
+    /// or system roots. Keeps the client identity set by [`Self::tls`].
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = ders;
+        self.root_certificates = Some(ders);
         self
     }
 
@@ -78,6 +87,7 @@ impl UreqEngineBuilder {
     ///
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
+    /// * `native_roots`, `identity`: as [`TlsOptions::client_config`];
     /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
     pub fn build(self) -> Result<UreqEngine, ConfigError> {
         let max_idle_per_origin = self
@@ -91,7 +101,7 @@ impl UreqEngineBuilder {
             ));
         }
         // HTTP/1.1 only: ureq speaks nothing else.
-        let tls = tls::client_config(self.root_certificates, &[ALPN_HTTP1])?;
+        let tls = tls_options(self.tls, self.root_certificates)?.client_config(&[ALPN_HTTP1])?;
 
         let config = ureq::config::Config::builder()
             // The core decides retries from statuses; ureq must not turn
@@ -115,6 +125,28 @@ impl UreqEngineBuilder {
             OverrideResolver::new(self.host_overrides),
         );
         Ok(UreqEngine::from_agent(agent))
+    }
+}
+
+/// The options with [`UreqEngineBuilder::root_certificates`] applied.
+fn tls_options(
+    options: TlsOptions,
+    exact_roots: Option<Vec<Vec<u8>>>,
+) -> Result<TlsOptions, ConfigError> {
+    match exact_roots {
+        None => Ok(options),
+        Some(ders) => {
+            let identity = options.client_identity().cloned();
+            let mut exact = ders
+                .into_iter()
+                .try_fold(TlsOptions::new().without_default_roots(), |o, der| {
+                    o.add_root_der(der)
+                })?;
+            if let Some(identity) = identity {
+                exact = exact.identity(identity);
+            }
+            Ok(exact)
+        }
     }
 }
 
