@@ -16,7 +16,9 @@
 //!
 //! Other features: `webpki-roots` (default: HTTPS trusts Mozilla's root
 //! program, compiled in), `native-roots` (also the system store),
-//! `testing` (the [`testing`] module: a scripted engine for your tests).
+//! `testing` (the [`testing`] module: a scripted engine for your tests),
+//! `tower` (the async [`Client`] is a `tower::Service<http::Request<Body>>`;
+//! see `examples/tower_layer.rs`).
 //!
 //! The module [`engine`] is for people writing an engine adapter: progress,
 //! signals, proofs and the shared classifier helpers. A user never needs it.

@@ -38,6 +38,8 @@ pub mod blocking;
 mod config;
 mod error;
 mod machine;
+#[cfg(feature = "tower")]
+mod service;
 
 use std::sync::Arc;
 
@@ -51,6 +53,8 @@ pub use config::{
     IDEMPOTENCY_KEY_HEADER, MAX_RESPONSE_BYTES_LIMIT, SystemWallClock, WallClock,
 };
 pub use error::Error;
+#[cfg(feature = "tower")]
+pub use service::ResponseFuture;
 
 use crate::classify::{EngineSignal, classify};
 use crate::config::ConfigError;
