@@ -28,6 +28,7 @@ use crate::io::Transport;
 use crate::origin::{Origin, Scheme};
 use crate::pool::Conn;
 use crate::resolve::resolve;
+use crate::socket::SharedTcp;
 
 /// A new connection to `origin`. Enters `Resolve` (already entered by the
 /// caller), `Connect` and, for `https://`, `Tls`.
@@ -76,6 +77,7 @@ async fn connect_one(
     .map_err(|e| (classify(&e, ErrorSite::Connect), e.into()))?;
     // Requests are written whole by hyper/h2; Nagle would only delay them.
     let _ = tcp.set_nodelay(true);
+    let tcp = SharedTcp::new(tcp);
     let (transport, http2) = match origin.scheme {
         Scheme::Http => (Transport::Tcp(tcp), config.http2_prior_knowledge),
         Scheme::Https => {

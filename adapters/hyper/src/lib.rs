@@ -95,6 +95,7 @@ mod io;
 mod origin;
 mod pool;
 mod resolve;
+mod socket;
 
 pub use builder::{
     DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_IDLE_PER_ORIGIN,

@@ -81,6 +81,56 @@ async fn an_idle_connection_is_closed_once_the_idle_timeout_passes() {
     assert_eq!(eof.await.unwrap(), 0);
 }
 
+/// How many of this process's descriptors refer to the live TCP socket
+/// from local port `local` to remote port `remote` (Linux: `/proc/net/tcp`
+/// gives the socket's inode, `/proc/self/fd` the descriptors).
+#[cfg(target_os = "linux")]
+fn descriptors_of_socket(local: u16, remote: u16) -> usize {
+    let port = |field: &str| u16::from_str_radix(field.rsplit(':').next()?, 16).ok();
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    let inode = table
+        .lines()
+        .skip(1)
+        .find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            // Inode 0: a socket no descriptor refers to (TIME_WAIT).
+            (port(fields[1])? == local && port(fields[2])? == remote && fields[9] != "0")
+                .then(|| fields[9].to_owned())
+        })
+        .expect("the socket is in /proc/net/tcp");
+    let target = format!("socket:[{inode}]");
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter(|link| link.to_string_lossy() == target)
+        .count()
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn an_idle_pooled_socket_holds_one_descriptor() {
+    let (listener, addr) = listen().await;
+    let (port_tx, port) = oneshot::channel();
+    let (done_tx, done) = oneshot::channel::<()>();
+    tokio::spawn(async move {
+        let (tcp, peer) = listener.accept().await.unwrap();
+        let mut conn = RequestReader::new(tcp);
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+        port_tx.send(peer.port()).unwrap();
+        // Keep the connection open until the test has looked.
+        let _ = done.await;
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    fetch(&engine, get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    let client_port = port.await.unwrap();
+    assert_eq!(engine.pooled_connections(), 1);
+    assert_eq!(descriptors_of_socket(client_port, addr.port()), 1);
+    drop(done_tx);
+}
+
 /// A port on 127.0.0.2 that accepts no TCP handshake: its accept queue is
 /// full and never drained, so the kernel drops further SYNs.
 fn silent_listener() -> (socket2::Socket, Vec<std::net::TcpStream>, u16) {
