@@ -2,6 +2,7 @@
 //! typed [`ConfigError`].
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
@@ -23,6 +24,11 @@ pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
 /// How many idle connections the pool keeps over all origins, at least:
 /// enough for a handful of upstreams at the default per-origin size.
 const MIN_MAX_IDLE_TOTAL: usize = 64;
+
+/// How long one address's TCP handshake may take when other addresses
+/// remain: 2 s, the upper bound RFC 8305 §5 sets for the delay before
+/// trying the next address (the hyper engine's default too).
+pub const DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS: Duration = Duration::from_secs(2);
 
 /// Builds a [`UreqEngine`].
 ///
@@ -50,6 +56,7 @@ pub struct UreqEngineBuilder {
     root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
     max_idle_per_origin: Option<usize>,
+    connect_timeout_per_address: Option<Duration>,
 }
 
 impl UreqEngineBuilder {
@@ -81,6 +88,14 @@ impl UreqEngineBuilder {
         self
     }
 
+    /// How long each address but the last may take to accept a TCP
+    /// connection before the next address is tried (default
+    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]).
+    pub fn connect_timeout_per_address(mut self, timeout: Duration) -> Self {
+        self.connect_timeout_per_address = Some(timeout);
+        self
+    }
+
     /// Validates the configuration and builds the engine.
     ///
     /// # Errors
@@ -88,8 +103,19 @@ impl UreqEngineBuilder {
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
     /// * `native_roots`, `identity`: as [`TlsOptions::client_config`];
-    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
+    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`];
+    /// * `connect_timeout_per_address`: zero.
     pub fn build(self) -> Result<UreqEngine, ConfigError> {
+        let connect_timeout_per_address = self
+            .connect_timeout_per_address
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS);
+        if connect_timeout_per_address.is_zero() {
+            return Err(ConfigError::new(
+                "connect_timeout_per_address",
+                connect_timeout_per_address,
+                "must be positive",
+            ));
+        }
         let max_idle_per_origin = self
             .max_idle_per_origin
             .unwrap_or(DEFAULT_MAX_IDLE_PER_ORIGIN);
@@ -121,7 +147,7 @@ impl UreqEngineBuilder {
             .build();
         let agent = ureq::Agent::with_parts(
             config,
-            EvidentConnector::new(Arc::new(tls)),
+            EvidentConnector::new(Arc::new(tls), connect_timeout_per_address),
             OverrideResolver::new(self.host_overrides),
         );
         Ok(UreqEngine::from_agent(agent))
@@ -153,6 +179,15 @@ fn tls_options(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_per_address_connect_timeout_is_rejected() {
+        let err = UreqEngine::builder()
+            .connect_timeout_per_address(Duration::ZERO)
+            .build()
+            .unwrap_err();
+        assert_eq!(err.field(), "connect_timeout_per_address");
+    }
 
     #[test]
     fn an_oversized_idle_pool_is_rejected() {
