@@ -152,7 +152,8 @@ impl Pool {
         self.ensure_reaper();
     }
 
-    fn remove_h2(&self, origin: &Origin, conn: &H2Conn) {
+    /// Stops sharing `conn` for `origin` (if it still is the shared one).
+    pub(crate) fn remove_h2(&self, origin: &Origin, conn: &H2Conn) {
         let mut origins = self.lock();
         if let Some(entry) = origins.get_mut(origin) {
             if entry

@@ -231,7 +231,10 @@ async fn an_http2_peer_that_stops_answering_pings_is_dropped_and_the_next_reques
     let attempt = attempt();
     let (status, _) = fetch(&engine, get(&url), &attempt).await.unwrap();
     assert_eq!(status.as_u16(), 200);
-    assert_eq!(attempt.progress.snapshot().connection_reused(), Some(false));
+    assert_eq!(
+        attempt.progress().snapshot().connection_reused(),
+        Some(false)
+    );
     drop(engine);
     server.abort();
 }

@@ -212,8 +212,8 @@ async fn without_a_client_certificate_the_mutual_tls_server_answers_nothing() {
     // server judges the certificate, so the request may have been written:
     // whatever the signal, the verdict must not claim more than the
     // progress proves.
-    let verdict = evident_core::classify(failure.signal(), &attempt.progress.snapshot());
-    if attempt.progress.snapshot().head_written() {
+    let verdict = evident_core::classify(failure.signal(), &attempt.progress().snapshot());
+    if attempt.progress().snapshot().head_written() {
         assert_ne!(verdict.evidence(), evident_core::ExecutionEvidence::NotSent);
     }
 }

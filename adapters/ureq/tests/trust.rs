@@ -218,7 +218,7 @@ fn without_a_client_certificate_the_mutual_tls_server_answers_nothing() {
     // server judges the certificate, so the request may have been written:
     // whatever the signal, the verdict must not claim more than the
     // progress proves.
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     let verdict = evident_core::classify(failure.signal(), &seen);
     if seen.head_written() {
         assert_ne!(verdict.evidence(), evident_core::ExecutionEvidence::NotSent);
