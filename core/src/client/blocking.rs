@@ -159,12 +159,7 @@ impl<E: BlockingEngine> Client<E> {
                 build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
             // The attempt span covers the attempt and its record.
             let _attempt_span = attempt_span(plan.resend_count).entered();
-            let result = run_attempt(
-                &*self.h.engine,
-                request,
-                &context,
-                shared.max_response_bytes,
-            );
+            let result = run_attempt(&*self.h.engine, request, &context, call.max_response_bytes);
             drop(context);
             // Given up on (failed, timed out): sealed, so its connection
             // writes nothing more and a write already started shows.
@@ -213,8 +208,9 @@ impl<E: BlockingEngine> Client<E> {
         self.h.is_draining()
     }
 
-    /// The per-origin resilience pipeline.
-    pub fn pipeline(&self) -> &Pipeline {
+    /// The per-origin resilience pipeline (an `Arc`, to share with other
+    /// clients through [`ClientBuilder::shared_pipeline`]).
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
         &self.h.pipeline
     }
 

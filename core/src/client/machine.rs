@@ -13,10 +13,15 @@ use evident_resilience::{AttemptPermit, LocalRejection, Origin, Scheme};
 use http::HeaderValue;
 use http::header::HeaderName;
 
-use super::config::{CallOptions, Declared, IDEMPOTENCY_KEY_HEADER, Shared};
+use super::config::{
+    CallOptions, Declared, IDEMPOTENCY_KEY_HEADER, MAX_RESPONSE_BYTES_LIMIT, Shared,
+};
 use super::error::Error;
 use crate::classify::classify;
-use crate::decide::{BodyReplay, Decision, Idempotency, Outcome, RetryAfter, RetryContext};
+use crate::decide::{
+    BodyReplay, Decision, Idempotency, MAX_ATTEMPTS_LIMIT, Outcome, RetryAfter, RetryContext,
+    RetryPolicy, check_duration,
+};
 use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
 use crate::observe::{AttemptRecord, CallInfo, RejectionKind, trace_attempt};
@@ -53,6 +58,12 @@ pub(crate) struct Call {
     deadline: Option<Instant>,
     attempts_made: u32,
     records: Vec<AttemptRecord>,
+    /// The call's own retry policy, when its options replaced the client's.
+    policy: Option<RetryPolicy>,
+    attempts_allowed: u32,
+    attempt_timeout: Duration,
+    /// The largest response body this call reads whole.
+    pub(crate) max_response_bytes: usize,
 }
 
 /// The header name of the idempotency key.
@@ -114,7 +125,35 @@ impl Call {
             }
             None => None,
         };
-        if let Some(budget) = shared.policy.budget() {
+        let attempt_timeout = match options.attempt_timeout {
+            Some(t) => check_duration("attempt_timeout", t)
+                .map(|()| t)
+                .map_err(|_| {
+                    Error::invalid_request("the attempt timeout must be between 0 and one day")
+                })?,
+            None => shared.attempt_timeout,
+        };
+        let max_response_bytes = match options.max_response_bytes {
+            Some(0) => return Err(Error::invalid_request("max_response_bytes must not be 0")),
+            Some(n) if n > MAX_RESPONSE_BYTES_LIMIT => {
+                return Err(Error::invalid_request(
+                    "max_response_bytes exceeds MAX_RESPONSE_BYTES_LIMIT",
+                ));
+            }
+            Some(n) => n,
+            None => shared.max_response_bytes,
+        };
+        let policy = options.policy.clone();
+        let attempts_allowed = match options.max_attempts {
+            Some(n) if n == 0 || n > MAX_ATTEMPTS_LIMIT => {
+                return Err(Error::invalid_request(
+                    "max_attempts must be between 1 and MAX_ATTEMPTS_LIMIT",
+                ));
+            }
+            Some(n) => n,
+            None => policy.as_ref().unwrap_or(&shared.policy).max_attempts(),
+        };
+        if let Some(budget) = policy.as_ref().unwrap_or(&shared.policy).budget() {
             budget.deposit(now);
         }
         let host = host.trim_start_matches('[').trim_end_matches(']');
@@ -132,15 +171,19 @@ impl Call {
             body,
             deadline,
             attempts_made: 0,
-            records: Vec::with_capacity(shared.policy.max_attempts() as usize),
+            records: Vec::with_capacity(attempts_allowed as usize),
+            policy,
+            attempts_allowed,
+            attempt_timeout,
+            max_response_bytes,
         })
     }
 
     /// Plans the next attempt.
-    pub(crate) fn plan(&mut self, shared: &Shared, now: Instant) -> AttemptPlan {
+    pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
         let resend_count = self.attempts_made;
         self.attempts_made += 1;
-        let mut timeout = shared.attempt_timeout;
+        let mut timeout = self.attempt_timeout;
         if let Some(deadline) = self.deadline {
             timeout = timeout.min(deadline.saturating_duration_since(now));
         }
@@ -243,12 +286,12 @@ impl Call {
             resend_count: self.attempts_made - 1,
             context: RetryContext {
                 attempts_made: self.attempts_made,
-                attempts_allowed: shared.policy.max_attempts(),
+                attempts_allowed: self.attempts_allowed,
                 body: self.body,
                 response_delivered: true,
                 draining: false,
                 remaining: self.deadline.map(|d| d.saturating_duration_since(now)),
-                min_attempt_time: shared.policy.min_attempt_time(),
+                min_attempt_time: self.policy(shared).min_attempt_time(),
                 idempotency: self.idempotency,
             },
         };
@@ -276,15 +319,20 @@ impl Call {
         }
         let ctx = RetryContext {
             attempts_made: self.attempts_made,
-            attempts_allowed: shared.policy.max_attempts(),
+            attempts_allowed: self.attempts_allowed,
             body: self.body,
             response_delivered: false,
             draining,
             remaining: self.deadline.map(|d| d.saturating_duration_since(now)),
-            min_attempt_time: shared.policy.min_attempt_time(),
+            min_attempt_time: self.policy(shared).min_attempt_time(),
             idempotency: self.idempotency,
         };
-        shared.policy.decide(&ctx, outcome, now)
+        self.policy(shared).decide(&ctx, outcome, now)
+    }
+
+    /// The policy this call is judged by: its own, or the client's.
+    fn policy<'a>(&'a self, shared: &'a Shared) -> &'a RetryPolicy {
+        self.policy.as_ref().unwrap_or(&shared.policy)
     }
 
     fn record(&mut self, shared: &Shared, record: AttemptRecord) {

@@ -277,8 +277,9 @@ impl<E: Engine> Client<E> {
         self.h.is_draining()
     }
 
-    /// The per-origin resilience pipeline.
-    pub fn pipeline(&self) -> &Pipeline {
+    /// The per-origin resilience pipeline (an `Arc`, to share with other
+    /// clients through [`ClientBuilder::shared_pipeline`]).
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
         &self.h.pipeline
     }
 
@@ -367,7 +368,7 @@ impl<E: Engine> Client<E> {
                     request,
                     &context,
                     streaming,
-                    shared.max_response_bytes,
+                    call.max_response_bytes,
                 );
                 let attempt_span = attempt_span(plan.resend_count);
                 // Seals the attempt if this future is dropped mid-attempt.
