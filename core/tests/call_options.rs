@@ -95,6 +95,10 @@ async fn the_response_limit_per_call_applies_to_that_call_only() {
         err.failure().unwrap().category(),
         FailureCategory::ResponseTooLarge
     );
+    let too_large = err
+        .response_too_large()
+        .expect("the limit and the size seen");
+    assert_eq!((too_large.limit(), too_large.seen()), (5, 10));
     assert_eq!(call(&c, CallOptions::new()).await.unwrap(), 1);
 }
 
@@ -175,4 +179,23 @@ async fn clients_given_clones_of_one_policy_share_its_retry_budget() {
         err.attempts()[0].decision.stop_reason(),
         Some(StopReason::BudgetExhausted)
     );
+}
+
+#[test]
+fn the_blocking_client_honours_the_per_call_limit_and_reports_what_it_saw() {
+    let c = ClientBuilder::new()
+        .policy(policy(1))
+        .pipeline(PipelineConfig::disabled())
+        .build_blocking(ScriptedEngine::new([Step::respond(200, "0123456789")]))
+        .unwrap();
+    let request = http::Request::get(URL)
+        .body(evident_core::client::blocking::Body::Empty)
+        .unwrap();
+    let err = c
+        .execute(request, CallOptions::new().max_response_bytes(4))
+        .unwrap_err();
+    let too_large = err
+        .response_too_large()
+        .expect("the limit and the size seen");
+    assert_eq!((too_large.limit(), too_large.seen()), (4, 10));
 }

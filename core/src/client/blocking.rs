@@ -235,7 +235,11 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
     let mut collected = BytesMut::new();
     while let Some(chunk) = body.next_chunk()? {
         if collected.len() + chunk.len() > max_bytes {
-            return Err(EngineFailure::signal_only(EngineSignal::ResponseTooLarge));
+            let seen = collected.len() + chunk.len();
+            return Err(EngineFailure::new(
+                EngineSignal::ResponseTooLarge,
+                super::ResponseTooLarge::new(max_bytes, seen),
+            ));
         }
         collected.extend_from_slice(&chunk);
     }

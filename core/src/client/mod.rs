@@ -40,6 +40,7 @@ mod error;
 mod machine;
 #[cfg(feature = "tower")]
 mod service;
+mod too_large;
 
 use std::sync::Arc;
 
@@ -55,6 +56,7 @@ pub use config::{
 pub use error::Error;
 #[cfg(feature = "tower")]
 pub use service::ResponseFuture;
+pub use too_large::ResponseTooLarge;
 
 use crate::classify::{EngineSignal, classify};
 use crate::config::ConfigError;
@@ -474,7 +476,11 @@ async fn run_attempt<E: Engine + ?Sized>(
     while let Some(frame) = body.frame().await {
         if let Ok(data) = frame?.into_data() {
             if collected.len() + data.len() > max_bytes {
-                return Err(EngineFailure::signal_only(EngineSignal::ResponseTooLarge));
+                let seen = collected.len() + data.len();
+                return Err(EngineFailure::new(
+                    EngineSignal::ResponseTooLarge,
+                    ResponseTooLarge::new(max_bytes, seen),
+                ));
             }
             collected.extend_from_slice(&data);
         }
