@@ -151,9 +151,22 @@ impl fmt::Display for AttemptRecord {
     }
 }
 
+/// The next call id; ids start at 1.
+static NEXT_CALL_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A fresh call id.
+pub(crate) fn next_call_id() -> u64 {
+    NEXT_CALL_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// What is observable about a call: never the query, headers or body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallInfo {
+    /// Tells concurrent calls apart (`evident.call_id`): unique within the
+    /// process, increasing in the order calls start, from 1. Every
+    /// [`Observer`] callback, the call span, every attempt span and every
+    /// attempt event carry it.
+    pub call_id: u64,
     /// The request method (`http.request.method`).
     pub method: http::Method,
     /// `http` or `https` (`url.scheme`).
@@ -196,8 +209,9 @@ pub trait Observer: Send + Sync + 'static {
 /// Emits an attempt's record as a `tracing` event and records its fields on
 /// the current (attempt) span, so span-based exporters see them as
 /// attributes.
-pub(crate) fn trace_attempt(record: &AttemptRecord) {
+pub(crate) fn trace_attempt(call: &CallInfo, record: &AttemptRecord) {
     let span = tracing::Span::current();
+    span.record("evident.call_id", call.call_id);
     if let Some(status) = record.status {
         span.record("http.response.status_code", status);
     }
@@ -218,6 +232,7 @@ pub(crate) fn trace_attempt(record: &AttemptRecord) {
     tracing::event!(
         target: "evident",
         tracing::Level::INFO,
+        evident.call_id = call.call_id,
         http.request.resend_count = record.resend_count,
         http.response.status_code = record.status,
         error.type = record.category.map(FailureCategory::as_str),
@@ -236,6 +251,7 @@ pub(crate) fn call_span(call: &CallInfo) -> tracing::Span {
     tracing::info_span!(
         target: "evident",
         "evident.call",
+        evident.call_id = call.call_id,
         http.request.method = call.method.as_str(),
         server.address = call.host.as_str(),
         server.port = call.port,
@@ -249,6 +265,9 @@ pub(crate) fn attempt_span(resend_count: u32) -> tracing::Span {
     tracing::info_span!(
         target: "evident",
         "evident.attempt",
+        // Recorded when the attempt ends (the call span holds it from the
+        // start).
+        evident.call_id = tracing::field::Empty,
         http.request.resend_count = resend_count,
         http.response.status_code = tracing::field::Empty,
         error.type = tracing::field::Empty,

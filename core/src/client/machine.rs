@@ -24,7 +24,7 @@ use crate::decide::{
 };
 use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
-use crate::observe::{AttemptRecord, CallInfo, RejectionKind, trace_attempt};
+use crate::observe::{AttemptRecord, CallInfo, RejectionKind, next_call_id, trace_attempt};
 use crate::progress::ProgressSnapshot;
 
 /// One attempt's plan.
@@ -159,6 +159,7 @@ impl Call {
         let host = host.trim_start_matches('[').trim_end_matches(']');
         Ok(Call {
             info: CallInfo {
+                call_id: next_call_id(),
                 method: method.clone(),
                 scheme: scheme.as_str(),
                 host: host.to_owned(),
@@ -336,7 +337,7 @@ impl Call {
     }
 
     fn record(&mut self, shared: &Shared, record: AttemptRecord) {
-        trace_attempt(&record);
+        trace_attempt(&self.info, &record);
         if let Some(observer) = &shared.observer {
             observer.on_attempt(&self.info, &record);
         }
@@ -399,7 +400,7 @@ impl Delivered {
                 .policy
                 .decide(&self.context, &Outcome::failed(failure), Instant::now());
         let record = AttemptRecord::failed(self.resend_count, failure, decision);
-        trace_attempt(&record);
+        trace_attempt(&self.info, &record);
         if let Some(observer) = &shared.observer {
             observer.on_attempt(&self.info, &record);
         }
