@@ -58,5 +58,5 @@ pub use failure::{
     AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
     PreWriteStage, TransportFailure,
 };
-pub use observe::{AttemptRecord, CallInfo, Observer, RejectionKind};
+pub use observe::{AttemptRecord, CallInfo, EvidenceFacts, Observer, RejectionKind};
 pub use progress::{AttemptSealed, Progress, ProgressSnapshot};

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use crate::decide::{Decision, DelaySource, StopReason};
 use crate::failure::{AttemptStage, ExecutionEvidence, FailureCategory, TransportFailure};
+use crate::progress::ProgressSnapshot;
 
 /// Name of the per-call `tracing` span.
 pub const CALL_SPAN: &str = "evident.call";
@@ -49,8 +50,40 @@ impl RejectionKind {
     }
 }
 
-/// How one attempt ended and what was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The measured facts behind an attempt's evidence, as the engine's
+/// progress reported them. `None` where the engine gave no such fact.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EvidenceFacts {
+    /// Whether the attempt ran on a pooled connection.
+    pub connection_reused: Option<bool>,
+    /// Request bytes the connection accepted for this attempt, only where
+    /// the engine counts them exactly.
+    pub bytes_written: Option<u64>,
+    /// The HTTP/2 stream id, where known.
+    pub stream_id: Option<u32>,
+}
+
+impl EvidenceFacts {
+    /// The facts in an attempt's progress.
+    pub fn from_progress(progress: &ProgressSnapshot) -> Self {
+        EvidenceFacts {
+            connection_reused: progress.connection_reused(),
+            bytes_written: progress
+                .writes_counted_exactly()
+                .then(|| progress.bytes_written()),
+            stream_id: progress.stream_id(),
+        }
+    }
+}
+
+/// How one attempt ended and what was decided, when it ran and the facts
+/// behind its evidence.
+///
+/// Two records are equal when they say the same about the attempt: stage,
+/// category, evidence, status, rejection and decision. Its timing and its
+/// facts are measurements of one run (two engines, or two runs, differ in
+/// them by nature) and are not compared; read them from the fields.
+#[derive(Debug, Clone, Copy)]
 pub struct AttemptRecord {
     /// 0 for the first attempt (`http.request.resend_count`).
     pub resend_count: u32,
@@ -66,9 +99,43 @@ pub struct AttemptRecord {
     /// Set when the pipeline refused the attempt locally.
     pub rejection: Option<RejectionKind>,
     /// The decision (`evident.decision`, `evident.decision.reason`,
-    /// `evident.backoff_ms`).
+    /// `evident.backoff_ms`); its delay says whether it came from
+    /// `Retry-After` or from backoff ([`Self::delay_source`]).
     pub decision: Decision,
+    /// When the attempt started, from the start of the call (the client's
+    /// clock).
+    pub started: Duration,
+    /// How long the attempt took, up to its record.
+    pub duration: Duration,
+    /// The facts behind the evidence.
+    pub facts: EvidenceFacts,
 }
+
+impl PartialEq for AttemptRecord {
+    fn eq(&self, other: &Self) -> bool {
+        // Timing and facts are measurements, not what the record says
+        // (see the type's docs).
+        (
+            self.resend_count,
+            self.stage,
+            self.category,
+            self.evidence,
+            self.status,
+            self.rejection,
+            self.decision,
+        ) == (
+            other.resend_count,
+            other.stage,
+            other.category,
+            other.evidence,
+            other.status,
+            other.rejection,
+            other.decision,
+        )
+    }
+}
+
+impl Eq for AttemptRecord {}
 
 impl AttemptRecord {
     /// The record of a failed attempt.
@@ -81,6 +148,9 @@ impl AttemptRecord {
             status: None,
             rejection: None,
             decision,
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
     }
 
@@ -94,6 +164,9 @@ impl AttemptRecord {
             status: Some(status),
             rejection: None,
             decision,
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
     }
 
@@ -107,7 +180,24 @@ impl AttemptRecord {
             status: None,
             rejection: Some(kind),
             decision: Decision::Stop(StopReason::LocalRejection),
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
+    }
+
+    /// The same record, with when the attempt started (from the call's
+    /// start) and how long it took.
+    pub fn with_timing(mut self, started: Duration, duration: Duration) -> Self {
+        self.started = started;
+        self.duration = duration;
+        self
+    }
+
+    /// The same record, with the facts behind its evidence.
+    pub fn with_facts(mut self, facts: EvidenceFacts) -> Self {
+        self.facts = facts;
+        self
     }
 
     /// The delay before the next attempt, when the decision retries.

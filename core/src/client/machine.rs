@@ -24,7 +24,9 @@ use crate::decide::{
 };
 use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
-use crate::observe::{AttemptRecord, CallInfo, RejectionKind, next_call_id, trace_attempt};
+use crate::observe::{
+    AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, next_call_id, trace_attempt,
+};
 use crate::progress::ProgressSnapshot;
 
 /// One attempt's plan.
@@ -64,6 +66,9 @@ pub(crate) struct Call {
     attempt_timeout: Duration,
     /// The largest response body this call reads whole.
     pub(crate) max_response_bytes: usize,
+    /// When the call started, and when its current attempt started.
+    started: Instant,
+    attempt_started: Instant,
 }
 
 /// The header name of the idempotency key.
@@ -177,6 +182,8 @@ impl Call {
             attempts_allowed,
             attempt_timeout,
             max_response_bytes,
+            started: now,
+            attempt_started: now,
         })
     }
 
@@ -184,6 +191,7 @@ impl Call {
     pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
         let resend_count = self.attempts_made;
         self.attempts_made += 1;
+        self.attempt_started = now;
         let mut timeout = self.attempt_timeout;
         if let Some(deadline) = self.deadline {
             timeout = timeout.min(deadline.saturating_duration_since(now));
@@ -215,10 +223,8 @@ impl Call {
             retry_after,
         };
         let decision = self.decide(shared, &outcome, ended);
-        self.record(
-            shared,
-            AttemptRecord::answered(self.attempts_made - 1, status.as_u16(), decision),
-        );
+        let record = AttemptRecord::answered(self.attempts_made - 1, status.as_u16(), decision);
+        self.record(shared, self.measured(record, ended));
         delay_of(decision)
     }
 
@@ -251,10 +257,8 @@ impl Call {
             }
         }
         let decision = self.decide(shared, &Outcome::failed(&failure), ended);
-        self.record(
-            shared,
-            AttemptRecord::failed(self.attempts_made - 1, &failure, decision),
-        );
+        let record = AttemptRecord::failed(self.attempts_made - 1, &failure, decision);
+        self.record(shared, self.measured(record, ended));
         match delay_of(decision) {
             Some(delay) => Ok(delay),
             None => Err(Error::failed(failure, self.finish(shared))),
@@ -268,10 +272,11 @@ impl Call {
             LocalRejection::RateLimited { .. } => RejectionKind::RateLimited,
             _ => RejectionKind::BulkheadFull,
         };
-        self.record(
-            shared,
-            AttemptRecord::rejected(self.attempts_made - 1, kind),
-        );
+        // Refused before any I/O: it started when planned and took no time.
+        let started = self.attempt_started.saturating_duration_since(self.started);
+        let record = AttemptRecord::rejected(self.attempts_made - 1, kind)
+            .with_timing(started, Duration::ZERO);
+        self.record(shared, record);
     }
 
     /// Ends the call at a response head handed to the caller (streaming
@@ -329,6 +334,16 @@ impl Call {
             idempotency: self.idempotency,
         };
         self.policy(shared).decide(&ctx, outcome, now)
+    }
+
+    /// `record` with the attempt's timing and the facts of its progress.
+    fn measured(&self, record: AttemptRecord, ended: Ended<'_>) -> AttemptRecord {
+        record
+            .with_timing(
+                self.attempt_started.saturating_duration_since(self.started),
+                ended.now.saturating_duration_since(self.attempt_started),
+            )
+            .with_facts(EvidenceFacts::from_progress(ended.progress))
     }
 
     /// The policy this call is judged by: its own, or the client's.
