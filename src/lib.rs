@@ -18,7 +18,8 @@
 //! program, compiled in), `native-roots` (also the system store),
 //! `testing` (the [`testing`] module: a scripted engine for your tests),
 //! `tower` (the async [`Client`] is a `tower::Service<http::Request<Body>>`;
-//! see `examples/tower_layer.rs`).
+//! see `examples/tower_layer.rs`), `metrics` (an [`Observer`] publishing
+//! OpenTelemetry-named metrics through the `metrics` facade).
 //!
 //! The module [`engine`] is for people writing an engine adapter: progress,
 //! signals, proofs and the shared classifier helpers. A user never needs it.
@@ -99,6 +100,10 @@ pub mod engine {
     pub use evident_core::failure::{BoxError, NotProcessedProof, NotSentProof, PreWriteStage};
     pub use evident_core::progress::{Progress, ProgressSnapshot};
 }
+
+/// Metrics through the `metrics` facade (feature `metrics`).
+#[cfg(feature = "metrics")]
+pub use evident_core::metrics;
 
 /// A scripted engine for tests (feature `testing`).
 #[cfg(feature = "testing")]

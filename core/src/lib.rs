@@ -36,6 +36,8 @@ pub mod decide;
 pub mod engine;
 pub mod errors;
 pub mod failure;
+#[cfg(feature = "metrics")]
+pub mod metrics;
 pub mod observe;
 pub mod progress;
 pub mod testing;
