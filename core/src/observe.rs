@@ -219,7 +219,9 @@ impl AttemptRecord {
 
 impl fmt::Display for AttemptRecord {
     /// A compact one-line form used in test failures and the parity matrix:
-    /// `#0 await_head/timeout/sent_no_response -> stop(not_idempotent)`.
+    /// `#0 await_head/timeout/sent_no_response -> stop(not_idempotent)`,
+    /// `#0 connect/connection_refused/not_sent -> retry(not_sent) after 100 ms`.
+    /// The decision part is the [`Decision`]'s own `Display`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "#{} ", self.resend_count)?;
         if let Some(kind) = self.rejection {
@@ -232,12 +234,7 @@ impl fmt::Display for AttemptRecord {
             let e = self.evidence.map_or("-", ExecutionEvidence::as_str);
             write!(f, "{s}/{c}/{e}")?;
         }
-        write!(
-            f,
-            " -> {}({})",
-            self.decision.verb(),
-            self.decision.reason_str()
-        )
+        write!(f, " -> {}", self.decision)
     }
 }
 

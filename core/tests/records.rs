@@ -77,3 +77,29 @@ fn records_equal_in_what_they_say_are_equal_whatever_their_timing() {
         });
     assert_eq!(a, b);
 }
+
+#[test]
+fn a_records_display_ends_with_its_decisions_display() {
+    use evident_core::AttemptRecord;
+    use evident_core::decide::{Decision, RetryReason, StopReason};
+    let retry = Decision::Retry {
+        reason: RetryReason::RetryableStatus,
+        after: Duration::from_millis(250),
+        delay: DelaySource::RetryAfter,
+    };
+    let stop = Decision::Stop(StopReason::Succeeded);
+    for (record, decision) in [
+        (AttemptRecord::answered(0, 503, retry), retry),
+        (AttemptRecord::answered(1, 200, stop), stop),
+    ] {
+        let (shown, decided) = (record.to_string(), decision.to_string());
+        assert!(
+            shown.ends_with(&format!("-> {decided}")),
+            "{shown} / {decided}"
+        );
+    }
+    assert_eq!(
+        AttemptRecord::answered(0, 503, retry).to_string(),
+        "#0 status:503 -> retry(retryable_status) after 250 ms"
+    );
+}
