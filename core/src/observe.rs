@@ -219,9 +219,11 @@ impl AttemptRecord {
 
 impl fmt::Display for AttemptRecord {
     /// A compact one-line form used in test failures and the parity matrix:
-    /// `#0 await_head/timeout/sent_no_response -> stop(not_idempotent)`,
-    /// `#0 connect/connection_refused/not_sent -> retry(not_sent) after 100 ms`.
-    /// The decision part is the [`Decision`]'s own `Display`.
+    /// `#0 await_head/timeout/sent_no_response -> stop(not_idempotent)`.
+    /// The decision part is the [`Decision`]'s own `Display` without a
+    /// retry's delay (`retry(not_sent)` for `retry(not_sent) after 100 ms`):
+    /// delays carry jitter, and this form must be the same for the same
+    /// fault on every engine.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "#{} ", self.resend_count)?;
         if let Some(kind) = self.rejection {
@@ -234,7 +236,12 @@ impl fmt::Display for AttemptRecord {
             let e = self.evidence.map_or("-", ExecutionEvidence::as_str);
             write!(f, "{s}/{c}/{e}")?;
         }
-        write!(f, " -> {}", self.decision)
+        write!(
+            f,
+            " -> {}({})",
+            self.decision.verb(),
+            self.decision.reason_str()
+        )
     }
 }
 
