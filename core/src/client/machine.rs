@@ -69,6 +69,8 @@ pub(crate) struct Call {
     /// When the call started, and when its current attempt started.
     started: Instant,
     attempt_started: Instant,
+    /// The last attempt's failure while a retry of it is pending.
+    last_failure: Option<TransportFailure>,
 }
 
 /// The header name of the idempotency key.
@@ -178,6 +180,7 @@ impl Call {
             deadline,
             attempts_made: 0,
             records: Vec::with_capacity(attempts_allowed as usize),
+            last_failure: None,
             policy,
             attempts_allowed,
             attempt_timeout,
@@ -187,7 +190,22 @@ impl Call {
         })
     }
 
-    /// Plans the next attempt.
+    /// How long the pipeline may keep the next attempt waiting for
+    /// admission (rate-limiter and bulkhead waits together): what remains of
+    /// the deadline less the minimum attempt time, so an admitted attempt
+    /// still has time to run. Unbounded without a deadline (the pipeline's
+    /// own configured waits still apply).
+    pub(crate) fn admission_bound(&self, shared: &Shared, now: Instant) -> Duration {
+        match self.deadline {
+            Some(deadline) => deadline
+                .saturating_duration_since(now)
+                .saturating_sub(self.policy(shared).min_attempt_time()),
+            None => Duration::MAX,
+        }
+    }
+
+    /// Plans the next attempt, once the pipeline admitted it: its timeout
+    /// and deadline count from now, after any admission wait.
     pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
         let resend_count = self.attempts_made;
         self.attempts_made += 1;
@@ -213,6 +231,7 @@ impl Call {
         ended: Ended<'_>,
         permit: Option<AttemptPermit>,
     ) -> Option<Duration> {
+        self.last_failure = None;
         if let Some(permit) = permit {
             permit.record_status(status.as_u16());
         }
@@ -243,12 +262,16 @@ impl Call {
             failure = failure.with_source(source);
         }
         if let Some(permit) = permit {
-            // Caller cancellation, protocol-proven refusals and our own
-            // response limit say nothing about the upstream's health.
+            // Caller cancellation, the caller's own failing request body,
+            // protocol-proven refusals and our own response limit say
+            // nothing about the upstream's health: counting them would open
+            // the circuit on a healthy dependency.
             if failure.evidence() == ExecutionEvidence::NotProcessed
                 || matches!(
                     failure.category(),
-                    FailureCategory::Cancelled | FailureCategory::ResponseTooLarge
+                    FailureCategory::Cancelled
+                        | FailureCategory::RequestBody
+                        | FailureCategory::ResponseTooLarge
                 )
             {
                 permit.record_ignored();
@@ -260,48 +283,36 @@ impl Call {
         let record = AttemptRecord::failed(self.attempts_made - 1, &failure, decision);
         self.record(shared, self.measured(record, ended));
         match delay_of(decision) {
-            Some(delay) => Ok(delay),
+            Some(delay) => {
+                self.last_failure = Some(failure);
+                Ok(delay)
+            }
             None => Err(Error::failed(failure, self.finish(shared))),
         }
     }
 
-    /// Records a local rejection (which ends the call).
-    pub(crate) fn rejected(&mut self, shared: &Shared, rejection: &LocalRejection) {
+    /// Ends the call because the client was drained while it waited to
+    /// retry or for admission: the attempt that would have come next is
+    /// recorded as refused with `stop(draining)`, and the error keeps the
+    /// last failure, if the last attempt failed.
+    pub(crate) fn drained(&mut self, shared: &Shared) -> Error {
+        self.record(shared, AttemptRecord::drained(self.attempts_made));
+        let last = self.last_failure.take();
+        Error::drained(last, self.finish(shared))
+    }
+
+    /// Records a local rejection of the next attempt (which ends the call).
+    pub(crate) fn rejected(&mut self, shared: &Shared, rejection: &LocalRejection, now: Instant) {
         let kind = match rejection {
             LocalRejection::CircuitOpen { .. } => RejectionKind::CircuitOpen,
             LocalRejection::RateLimited { .. } => RejectionKind::RateLimited,
             _ => RejectionKind::BulkheadFull,
         };
-        // Refused before any I/O: it started when planned and took no time.
-        let started = self.attempt_started.saturating_duration_since(self.started);
-        let record = AttemptRecord::rejected(self.attempts_made - 1, kind)
-            .with_timing(started, Duration::ZERO);
+        // Refused before any I/O, when admission failed: no time of its own.
+        let started = now.saturating_duration_since(self.started);
+        let record =
+            AttemptRecord::rejected(self.attempts_made, kind).with_timing(started, Duration::ZERO);
         self.record(shared, record);
-    }
-
-    /// Ends the call at a response head handed to the caller (streaming
-    /// mode): the returned [`Delivered`] judges a later body failure, for
-    /// which the "response already delivered" blocker applies.
-    pub(crate) fn hand_over(
-        &mut self,
-        shared: &Shared,
-        now: Instant,
-    ) -> (Vec<AttemptRecord>, Delivered) {
-        let delivered = Delivered {
-            info: self.info.clone(),
-            resend_count: self.attempts_made - 1,
-            context: RetryContext {
-                attempts_made: self.attempts_made,
-                attempts_allowed: self.attempts_allowed,
-                body: self.body,
-                response_delivered: true,
-                draining: false,
-                remaining: self.deadline.map(|d| d.saturating_duration_since(now)),
-                min_attempt_time: self.policy(shared).min_attempt_time(),
-                idempotency: self.idempotency,
-            },
-        };
-        (self.finish(shared), delivered)
     }
 
     /// Ends the call: tells the observer and hands over the records.
@@ -399,26 +410,96 @@ pub(crate) fn build_request<B>(
     request
 }
 
-/// What remains of a call whose response head was handed to the caller.
+/// A call whose response head was handed to the caller (streaming mode).
+///
+/// The call is not over yet: the body is still the call's, so a failure
+/// while the caller reads it is classified, judged (the delivered response
+/// blocks any retry), recorded and observed as part of the call, and the
+/// observer hears `on_call_end` only once the body ended (read to its end,
+/// failed, or dropped), after every record.
 pub(crate) struct Delivered {
-    info: CallInfo,
-    resend_count: u32,
+    call: Call,
     context: RetryContext,
+    ended: bool,
 }
 
 impl Delivered {
-    /// Judges and observes a failure while the caller reads the body. The
-    /// rules run as for any attempt; the delivered response blocks a retry.
-    pub(crate) fn body_failed(&self, shared: &Shared, failure: &TransportFailure) -> Decision {
-        let decision =
-            shared
-                .policy
-                .decide(&self.context, &Outcome::failed(failure), Instant::now());
-        let record = AttemptRecord::failed(self.resend_count, failure, decision);
-        trace_attempt(&self.info, &record);
-        if let Some(observer) = &shared.observer {
-            observer.on_attempt(&self.info, &record);
+    /// Hands the call over at a response head; returns the records so far
+    /// (for the response) and what judges the body.
+    pub(crate) fn hand_over(
+        call: Call,
+        shared: &Shared,
+        now: Instant,
+    ) -> (Vec<AttemptRecord>, Delivered) {
+        let context = RetryContext {
+            attempts_made: call.attempts_made,
+            attempts_allowed: call.attempts_allowed,
+            body: call.body,
+            response_delivered: true,
+            draining: false,
+            remaining: call.deadline.map(|d| d.saturating_duration_since(now)),
+            min_attempt_time: call.policy(shared).min_attempt_time(),
+            idempotency: call.idempotency,
+        };
+        let records = call.records.clone();
+        (
+            records,
+            Delivered {
+                call,
+                context,
+                ended: false,
+            },
+        )
+    }
+
+    /// The call's deadline, which bounds the body too.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.call.deadline
+    }
+
+    /// The attempt whose body this is.
+    pub(crate) fn resend_count(&self) -> u32 {
+        self.call.attempts_made - 1
+    }
+
+    /// Classifies, judges, records and observes a failure while the caller
+    /// reads the body, then ends the call: the caller gets the client's
+    /// error with every record, the body failure's last.
+    pub(crate) fn body_failed(
+        &mut self,
+        shared: &Shared,
+        engine_failure: EngineFailure,
+        progress: &ProgressSnapshot,
+        now: Instant,
+    ) -> Error {
+        let (signal, source) = engine_failure.into_parts();
+        let mut failure = classify(signal, progress);
+        if let Some(source) = source {
+            failure = failure.with_source(source);
         }
-        decision
+        let mut context = self.context;
+        context.remaining = self.call.deadline.map(|d| d.saturating_duration_since(now));
+        let decision = self
+            .call
+            .policy(shared)
+            .decide(&context, &Outcome::failed(&failure), now);
+        let record = AttemptRecord::failed(self.resend_count(), &failure, decision);
+        let ended = Ended {
+            progress,
+            draining: false,
+            now,
+        };
+        let record = self.call.measured(record, ended);
+        self.call.record(shared, record);
+        self.ended = true;
+        Error::failed(failure, self.call.finish(shared))
+    }
+
+    /// The body ended (read to its end, or dropped): the call ends, once.
+    pub(crate) fn end(&mut self, shared: &Shared) {
+        if !self.ended {
+            self.ended = true;
+            self.call.finish(shared);
+        }
     }
 }
