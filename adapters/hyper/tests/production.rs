@@ -238,3 +238,33 @@ async fn an_http2_peer_that_stops_answering_pings_is_dropped_and_the_next_reques
     drop(engine);
     server.abort();
 }
+
+#[tokio::test(start_paused = true)]
+async fn an_idle_http2_connection_is_closed_once_the_idle_timeout_passes_despite_its_pings() {
+    let (listener, addr) = listen().await;
+    let (closed_tx, closed) = oneshot::channel();
+    tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        serve_h2(tcp, H2Reply::Hello).await;
+        // serve_h2 returns when the client went away.
+        closed_tx.send(()).unwrap();
+    });
+    let engine = HyperEngine::builder()
+        .http2_prior_knowledge()
+        .idle_timeout(Duration::from_secs(60))
+        .http2_keep_alive(Duration::from_secs(10), Duration::from_secs(5))
+        .build()
+        .unwrap();
+    fetch(&engine, get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(engine.pooled_connections(), 1);
+
+    // Pings at 10, 20 and 30 s are answered: the connection stays.
+    tokio::time::sleep(Duration::from_secs(35)).await;
+    assert_eq!(engine.pooled_connections(), 1, "answered pings keep it");
+    // But they do not keep it pooled forever.
+    tokio::time::sleep(Duration::from_secs(25) + 2 * SWEEP).await;
+    assert_eq!(engine.pooled_connections(), 0);
+    closed.await.unwrap();
+}
