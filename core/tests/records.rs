@@ -99,3 +99,37 @@ fn a_records_display_says_its_decision_as_the_decision_does_without_the_delay() 
         "#1 status:200 -> stop(succeeded)"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_record_of_an_attempt_a_drain_cancelled_is_timed_at_the_drain() {
+    let client = ClientBuilder::new()
+        .pipeline(PipelineConfig::disabled())
+        .build(ScriptedEngine::new([
+            Step::respond(503, "").header("retry-after", "60")
+        ]))
+        .unwrap();
+    let call = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let request = http::Request::get("http://127.0.0.1:8080/")
+                .body(Body::Empty)
+                .unwrap();
+            client
+                .execute(request, CallOptions::new().idempotent())
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    client.drain();
+    let err = call.await.unwrap().unwrap_err();
+    let records = err.attempts();
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(
+        records[1].rejection,
+        Some(evident_core::RejectionKind::Draining)
+    );
+    assert_eq!(
+        (records[1].started, records[1].duration),
+        (Duration::from_secs(5), Duration::ZERO)
+    );
+}

@@ -189,7 +189,7 @@ impl<E: BlockingEngine> Client<E> {
             // A drain ends an admission wait too (and, as in the async
             // client, prevents one from starting).
             if self.is_draining() {
-                return Err(call.drained(shared));
+                return Err(call.drained(shared, self.h.clock.now()));
             }
             let bound = call.admission_bound(shared, self.h.clock.now());
             let interrupt = self.h.drain_interrupt();
@@ -199,7 +199,9 @@ impl<E: BlockingEngine> Client<E> {
                     .acquire_blocking_interruptible(&call.origin, bound, interrupt);
             let permit = match admission {
                 Ok(permit) => permit,
-                Err(LocalRejection::Interrupted { .. }) => return Err(call.drained(shared)),
+                Err(LocalRejection::Interrupted { .. }) => {
+                    return Err(call.drained(shared, self.h.clock.now()));
+                }
                 Err(rejection) => {
                     call.rejected(shared, &rejection, self.h.clock.now());
                     return Err(Error::rejected(rejection, call.finish(shared)));
@@ -259,7 +261,7 @@ impl<E: BlockingEngine> Client<E> {
             drop(attempt_span);
             // `drain()` wakes this wait at once, and the call ends.
             if !self.h.wait_blocking_unless_drained(delay) {
-                return Err(call.drained(shared));
+                return Err(call.drained(shared, self.h.clock.now()));
             }
         }
     }

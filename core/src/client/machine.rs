@@ -295,8 +295,12 @@ impl Call {
     /// retry or for admission: the attempt that would have come next is
     /// recorded as refused with `stop(draining)`, and the error keeps the
     /// last failure, if the last attempt failed.
-    pub(crate) fn drained(&mut self, shared: &Shared) -> Error {
-        self.record(shared, AttemptRecord::drained(self.attempts_made));
+    pub(crate) fn drained(&mut self, shared: &Shared, now: Instant) -> Error {
+        // Never started: timed at the moment the drain ended the call.
+        let started = now.saturating_duration_since(self.started);
+        let record =
+            AttemptRecord::drained(self.attempts_made).with_timing(started, Duration::ZERO);
+        self.record(shared, record);
         let last = self.last_failure.take();
         Error::drained(last, self.finish(shared))
     }

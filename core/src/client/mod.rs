@@ -398,7 +398,7 @@ impl<E: Engine> Client<E> {
                 let bound = call.admission_bound(shared, self.h.clock.now());
                 let admission = self.h.pipeline.acquire_within(&call.origin, bound);
                 let permit = match self.h.unless_drained(admission).await {
-                    None => return Err(call.drained(shared)),
+                    None => return Err(call.drained(shared, self.h.clock.now())),
                     Some(Ok(permit)) => permit,
                     Some(Err(rejection)) => {
                         call.rejected(shared, &rejection, self.h.clock.now());
@@ -470,7 +470,7 @@ impl<E: Engine> Client<E> {
                 drop(entered);
                 // A drain ends the wait at once, and the call with it.
                 if !self.h.wait_unless_drained(delay).await {
-                    return Err(call.drained(shared));
+                    return Err(call.drained(shared, self.h.clock.now()));
                 }
             }
         }
