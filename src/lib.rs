@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `hyper` | `evident::hyper::client()?` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq::client()?` | ureq 3 (blocking, HTTP/1.1) |
+//! | `isahc` | `Client::new(evident::isahc::IsahcEngine::builder().build()?)` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
 //!
 //! For anything beyond the defaults, build the engine
 //! (`HyperEngine::builder()`, `UreqEngine::builder()`) and the client
@@ -194,6 +195,10 @@ pub mod ureq {
         Ok(crate::blocking::Client::new(UreqEngine::builder().build()?))
     }
 }
+
+/// The isahc (libcurl) engine (feature `isahc`).
+#[cfg(feature = "isahc")]
+pub use evident_isahc as isahc;
 
 /// The README, compiled as doc tests so its "Using it" section cannot rot.
 #[cfg(all(doctest, feature = "hyper", feature = "ureq"))]
