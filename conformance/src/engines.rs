@@ -39,6 +39,10 @@ pub fn ureq() -> Driver {
         )
     })
     .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
+    .lacks(
+        Capability::LargeRequestHead,
+        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger one before writing",
+    )
 }
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
@@ -61,6 +65,11 @@ pub fn isahc() -> Driver {
          GOAWAY's last stream id) on its own, and isahc offers no switch: the \
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
+    )
+    .lacks(
+        Capability::LargeRequestHead,
+        "libcurl builds the request head in a buffer limited to 1 MiB \
+         (DYN_HTTP_REQUEST) and refuses a larger one before sending",
     )
 }
 
