@@ -66,7 +66,7 @@ pub use evident_core::client::{
 pub use evident_core::{
     AttemptRecord, AttemptStage, BudgetConfig, ConfigError, Decision, DelaySource,
     ExecutionEvidence, FailureCategory, Idempotency, Observer, RejectionKind, RetryBudget,
-    RetryPolicy, RetryPolicyBuilder, RetryReason, StopReason, TransportFailure,
+    RetryPolicy, RetryPolicyBuilder, RetryReason, RetryTable, StopReason, TransportFailure,
 };
 
 /// The client module as the core defines it (constants, clocks, both
