@@ -36,6 +36,8 @@ pub mod decide;
 pub mod engine;
 pub mod errors;
 pub mod failure;
+#[cfg(feature = "metrics")]
+pub mod metrics;
 pub mod observe;
 pub mod progress;
 pub mod testing;
@@ -58,5 +60,5 @@ pub use failure::{
     AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
     PreWriteStage, TransportFailure,
 };
-pub use observe::{AttemptRecord, CallInfo, Observer, RejectionKind};
+pub use observe::{AttemptRecord, CallInfo, EvidenceFacts, Observer, RejectionKind};
 pub use progress::{AttemptSealed, Progress, ProgressSnapshot};

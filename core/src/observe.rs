@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use crate::decide::{Decision, DelaySource, StopReason};
 use crate::failure::{AttemptStage, ExecutionEvidence, FailureCategory, TransportFailure};
+use crate::progress::ProgressSnapshot;
 
 /// Name of the per-call `tracing` span.
 pub const CALL_SPAN: &str = "evident.call";
@@ -52,8 +53,40 @@ impl RejectionKind {
     }
 }
 
-/// How one attempt ended and what was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The measured facts behind an attempt's evidence, as the engine's
+/// progress reported them. `None` where the engine gave no such fact.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EvidenceFacts {
+    /// Whether the attempt ran on a pooled connection.
+    pub connection_reused: Option<bool>,
+    /// Request bytes the connection accepted for this attempt, only where
+    /// the engine counts them exactly.
+    pub bytes_written: Option<u64>,
+    /// The HTTP/2 stream id, where known.
+    pub stream_id: Option<u32>,
+}
+
+impl EvidenceFacts {
+    /// The facts in an attempt's progress.
+    pub fn from_progress(progress: &ProgressSnapshot) -> Self {
+        EvidenceFacts {
+            connection_reused: progress.connection_reused(),
+            bytes_written: progress
+                .writes_counted_exactly()
+                .then(|| progress.bytes_written()),
+            stream_id: progress.stream_id(),
+        }
+    }
+}
+
+/// How one attempt ended and what was decided, when it ran and the facts
+/// behind its evidence.
+///
+/// Two records are equal when they say the same about the attempt: stage,
+/// category, evidence, status, rejection and decision. Its timing and its
+/// facts are measurements of one run (two engines, or two runs, differ in
+/// them by nature) and are not compared; read them from the fields.
+#[derive(Debug, Clone, Copy)]
 pub struct AttemptRecord {
     /// 0 for the first attempt (`http.request.resend_count`).
     pub resend_count: u32,
@@ -69,9 +102,43 @@ pub struct AttemptRecord {
     /// Set when the pipeline refused the attempt locally.
     pub rejection: Option<RejectionKind>,
     /// The decision (`evident.decision`, `evident.decision.reason`,
-    /// `evident.backoff_ms`).
+    /// `evident.backoff_ms`); its delay says whether it came from
+    /// `Retry-After` or from backoff ([`Self::delay_source`]).
     pub decision: Decision,
+    /// When the attempt started, from the start of the call (the client's
+    /// clock).
+    pub started: Duration,
+    /// How long the attempt took, up to its record.
+    pub duration: Duration,
+    /// The facts behind the evidence.
+    pub facts: EvidenceFacts,
 }
+
+impl PartialEq for AttemptRecord {
+    fn eq(&self, other: &Self) -> bool {
+        // Timing and facts are measurements, not what the record says
+        // (see the type's docs).
+        (
+            self.resend_count,
+            self.stage,
+            self.category,
+            self.evidence,
+            self.status,
+            self.rejection,
+            self.decision,
+        ) == (
+            other.resend_count,
+            other.stage,
+            other.category,
+            other.evidence,
+            other.status,
+            other.rejection,
+            other.decision,
+        )
+    }
+}
+
+impl Eq for AttemptRecord {}
 
 impl AttemptRecord {
     /// The record of a failed attempt.
@@ -84,6 +151,9 @@ impl AttemptRecord {
             status: None,
             rejection: None,
             decision,
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
     }
 
@@ -97,6 +167,9 @@ impl AttemptRecord {
             status: Some(status),
             rejection: None,
             decision,
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
     }
 
@@ -110,7 +183,24 @@ impl AttemptRecord {
             status: None,
             rejection: Some(kind),
             decision: Decision::Stop(StopReason::LocalRejection),
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
+    }
+
+    /// The same record, with when the attempt started (from the call's
+    /// start) and how long it took.
+    pub fn with_timing(mut self, started: Duration, duration: Duration) -> Self {
+        self.started = started;
+        self.duration = duration;
+        self
+    }
+
+    /// The same record, with the facts behind its evidence.
+    pub fn with_facts(mut self, facts: EvidenceFacts) -> Self {
+        self.facts = facts;
+        self
     }
 
     /// The record of the attempt a drained client did not start: the call
@@ -125,6 +215,9 @@ impl AttemptRecord {
             status: None,
             rejection: Some(RejectionKind::Draining),
             decision: Decision::Stop(StopReason::Draining),
+            started: Duration::ZERO,
+            duration: Duration::ZERO,
+            facts: EvidenceFacts::default(),
         }
     }
 
@@ -148,6 +241,10 @@ impl AttemptRecord {
 impl fmt::Display for AttemptRecord {
     /// A compact one-line form used in test failures and the parity matrix:
     /// `#0 await_head/timeout/sent_no_response -> stop(not_idempotent)`.
+    /// The decision part is the [`Decision`]'s own `Display` without a
+    /// retry's delay (`retry(not_sent)` for `retry(not_sent) after 100 ms`):
+    /// delays carry jitter, and this form must be the same for the same
+    /// fault on every engine.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "#{} ", self.resend_count)?;
         if let Some(kind) = self.rejection {
@@ -169,9 +266,22 @@ impl fmt::Display for AttemptRecord {
     }
 }
 
+/// The next call id; ids start at 1.
+static NEXT_CALL_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+/// A fresh call id.
+pub(crate) fn next_call_id() -> u64 {
+    NEXT_CALL_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 /// What is observable about a call: never the query, headers or body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallInfo {
+    /// Tells concurrent calls apart (`evident.call_id`): unique within the
+    /// process, increasing in the order calls start, from 1. Every
+    /// [`Observer`] callback, the call span, every attempt span and every
+    /// attempt event carry it.
+    pub call_id: u64,
     /// The request method (`http.request.method`).
     pub method: http::Method,
     /// `http` or `https` (`url.scheme`).
@@ -217,8 +327,9 @@ pub trait Observer: Send + Sync + 'static {
 /// Emits an attempt's record as a `tracing` event and records its fields on
 /// the current (attempt) span, so span-based exporters see them as
 /// attributes.
-pub(crate) fn trace_attempt(record: &AttemptRecord) {
+pub(crate) fn trace_attempt(call: &CallInfo, record: &AttemptRecord) {
     let span = tracing::Span::current();
+    span.record("evident.call_id", call.call_id);
     if let Some(status) = record.status {
         span.record("http.response.status_code", status);
     }
@@ -239,6 +350,7 @@ pub(crate) fn trace_attempt(record: &AttemptRecord) {
     tracing::event!(
         target: "evident",
         tracing::Level::INFO,
+        evident.call_id = call.call_id,
         http.request.resend_count = record.resend_count,
         http.response.status_code = record.status,
         error.type = record.category.map(FailureCategory::as_str),
@@ -257,6 +369,7 @@ pub(crate) fn call_span(call: &CallInfo) -> tracing::Span {
     tracing::info_span!(
         target: "evident",
         "evident.call",
+        evident.call_id = call.call_id,
         http.request.method = call.method.as_str(),
         server.address = call.host.as_str(),
         server.port = call.port,
@@ -270,6 +383,9 @@ pub(crate) fn attempt_span(resend_count: u32) -> tracing::Span {
     tracing::info_span!(
         target: "evident",
         "evident.attempt",
+        // Recorded when the attempt ends (the call span holds it from the
+        // start).
+        evident.call_id = tracing::field::Empty,
         http.request.resend_count = resend_count,
         http.response.status_code = tracing::field::Empty,
         error.type = tracing::field::Empty,

@@ -2,11 +2,16 @@
 //! typed [`ConfigError`].
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use evident_core::tls::{self, ALPN_H2, ALPN_HTTP1};
+use evident_core::tls::{ALPN_H2, ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 
 use crate::engine::HyperEngine;
+use crate::h2::{
+    DEFAULT_HTTP2_CONNECTION_WINDOW, DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL,
+    DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT, DEFAULT_HTTP2_STREAM_WINDOW, Http2Settings, KeepAlive,
+};
 
 /// How many idle HTTP/1.1 connections the pool keeps per origin. Eight
 /// covers the parallelism of a typical client call pattern against one
@@ -17,6 +22,18 @@ pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
 /// The largest per-origin idle pool the builder accepts: a guard against a
 /// configuration that would let one upstream hold thousands of sockets.
 pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
+
+/// How long an idle pooled connection is kept: 90 s, the idle timeout of
+/// hyper-util's and reqwest's pools. Servers close idle connections on
+/// their own schedule; a client that keeps them much longer mostly keeps
+/// connections the server already dropped.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// How long one address's TCP handshake may take when other addresses
+/// remain: 2 s, the upper bound RFC 8305 §5 sets for the delay before
+/// trying the next address. A healthy address answers far sooner, even
+/// across continents; a silent one is left for the next.
+pub const DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS: Duration = Duration::from_secs(2);
 
 /// Builds a [`HyperEngine`].
 ///
@@ -37,11 +54,16 @@ pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct HyperEngineBuilder {
-    root_certificates: Vec<Vec<u8>>,
+    tls: TlsOptions,
+    root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
     http2_prior_knowledge: bool,
     http1_only: bool,
     max_idle_per_origin: Option<usize>,
+    idle_timeout: Option<Duration>,
+    connect_timeout_per_address: Option<Duration>,
+    /// `Some(None)`: keep-alive turned off.
+    http2_keep_alive: Option<Option<(Duration, Duration)>>,
 }
 
 /// The validated configuration an engine runs with.
@@ -51,13 +73,24 @@ pub(crate) struct Config {
     pub(crate) host_overrides: HostOverrides,
     pub(crate) http2_prior_knowledge: bool,
     pub(crate) max_idle_per_origin: usize,
+    pub(crate) idle_timeout: Duration,
+    pub(crate) connect_timeout_per_address: Duration,
+    pub(crate) http2: Http2Settings,
 }
 
 impl HyperEngineBuilder {
-    /// The trust anchors for `https://`, as DER certificates. These are the
-    /// only roots: no platform or public roots are added.
+    /// What `https://` trusts and which client certificate it presents
+    /// (default [`TlsOptions::new`]: the public web roots with the default
+    /// feature `webpki-roots`, the system store with `native-roots`).
+    pub fn tls(mut self, options: TlsOptions) -> Self {
+        self.tls = options;
+        self
+    }
+
+    /// Trust exactly these DER certificates for `https://`: no compiled-in
+    /// or system roots. Keeps the client identity set by [`Self::tls`].
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = ders;
+        self.root_certificates = Some(ders);
         self
     }
 
@@ -87,14 +120,49 @@ impl HyperEngineBuilder {
         self
     }
 
+    /// How long an idle pooled connection is kept (default
+    /// [`DEFAULT_IDLE_TIMEOUT`]). Idle connections the peer closed are
+    /// evicted within a second either way.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.idle_timeout = Some(timeout);
+        self
+    }
+
+    /// How long each address but the last may take to accept a TCP
+    /// connection before the next address is tried (default
+    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]).
+    pub fn connect_timeout_per_address(mut self, timeout: Duration) -> Self {
+        self.connect_timeout_per_address = Some(timeout);
+        self
+    }
+
+    /// Pings every HTTP/2 connection each `interval` and drops it when a
+    /// ping is not answered within `timeout` (default
+    /// [`DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL`],
+    /// [`DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT`]).
+    pub fn http2_keep_alive(mut self, interval: Duration, timeout: Duration) -> Self {
+        self.http2_keep_alive = Some(Some((interval, timeout)));
+        self
+    }
+
+    /// Sends no HTTP/2 keep-alive pings.
+    pub fn http2_keep_alive_off(mut self) -> Self {
+        self.http2_keep_alive = Some(None);
+        self
+    }
+
     /// Validates the configuration and builds the engine.
     ///
     /// # Errors
     ///
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
+    /// * `native_roots`, `identity`: as [`TlsOptions::client_config`];
     /// * `http2_prior_knowledge`: combined with `http1_only`;
-    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
+    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`];
+    /// * `idle_timeout`, `connect_timeout_per_address`, `http2_keep_alive`:
+    ///   a zero duration (turn reuse off with `max_idle_per_origin(0)`,
+    ///   pings with [`Self::http2_keep_alive_off`]).
     pub fn build(self) -> Result<HyperEngine, ConfigError> {
         if self.http2_prior_knowledge && self.http1_only {
             return Err(ConfigError::new(
@@ -113,24 +181,80 @@ impl HyperEngineBuilder {
                 "exceeds MAX_IDLE_PER_ORIGIN_LIMIT",
             ));
         }
+        let idle_timeout = positive(
+            "idle_timeout",
+            self.idle_timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
+        )?;
+        let connect_timeout_per_address = positive(
+            "connect_timeout_per_address",
+            self.connect_timeout_per_address
+                .unwrap_or(DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS),
+        )?;
+        let keep_alive = match self.http2_keep_alive.unwrap_or(Some((
+            DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL,
+            DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT,
+        ))) {
+            None => None,
+            Some((interval, timeout)) => Some(KeepAlive {
+                interval: positive("http2_keep_alive", interval)?,
+                timeout: positive("http2_keep_alive", timeout)?,
+            }),
+        };
         let alpn: &[&[u8]] = if self.http1_only {
             &[ALPN_HTTP1]
         } else {
             &[ALPN_H2, ALPN_HTTP1]
         };
-        let tls = tls::client_config(self.root_certificates, alpn)?;
+        let tls = tls_options(self.tls, self.root_certificates)?.client_config(alpn)?;
         Ok(HyperEngine::from_config(Config {
             tls: Arc::new(tls),
             host_overrides: self.host_overrides,
             http2_prior_knowledge: self.http2_prior_knowledge,
             max_idle_per_origin,
+            idle_timeout,
+            connect_timeout_per_address,
+            http2: Http2Settings {
+                stream_window: DEFAULT_HTTP2_STREAM_WINDOW,
+                connection_window: DEFAULT_HTTP2_CONNECTION_WINDOW,
+                keep_alive,
+            },
         }))
     }
+}
+
+/// `value` when it is not zero.
+fn positive(field: &'static str, value: Duration) -> Result<Duration, ConfigError> {
+    if value.is_zero() {
+        return Err(ConfigError::new(field, value, "must be positive"));
+    }
+    Ok(value)
 }
 
 /// Whether ALPN chose HTTP/2.
 pub(crate) fn is_h2(alpn: Option<&[u8]>) -> bool {
     alpn == Some(ALPN_H2)
+}
+
+/// The options with [`HyperEngineBuilder::root_certificates`] applied.
+fn tls_options(
+    options: TlsOptions,
+    exact_roots: Option<Vec<Vec<u8>>>,
+) -> Result<TlsOptions, ConfigError> {
+    match exact_roots {
+        None => Ok(options),
+        Some(ders) => {
+            let identity = options.client_identity().cloned();
+            let mut exact = ders
+                .into_iter()
+                .try_fold(TlsOptions::new().without_default_roots(), |o, der| {
+                    o.add_root_der(der)
+                })?;
+            if let Some(identity) = identity {
+                exact = exact.identity(identity);
+            }
+            Ok(exact)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -144,6 +268,35 @@ mod tests {
             .build()
             .unwrap_err();
         assert_eq!((err.field(), err.value()), ("root_certificates", "0"));
+    }
+
+    #[test]
+    fn zero_durations_are_rejected_naming_the_field() {
+        let zero = Duration::ZERO;
+        let cases = [
+            (HyperEngine::builder().idle_timeout(zero), "idle_timeout"),
+            (
+                HyperEngine::builder().connect_timeout_per_address(zero),
+                "connect_timeout_per_address",
+            ),
+            (
+                HyperEngine::builder().http2_keep_alive(zero, Duration::from_secs(1)),
+                "http2_keep_alive",
+            ),
+            (
+                HyperEngine::builder().http2_keep_alive(Duration::from_secs(1), zero),
+                "http2_keep_alive",
+            ),
+        ];
+        for (builder, field) in cases {
+            assert_eq!(builder.build().unwrap_err().field(), field);
+        }
+        assert!(
+            HyperEngine::builder()
+                .http2_keep_alive_off()
+                .build()
+                .is_ok()
+        );
     }
 
     #[test]

@@ -4,8 +4,14 @@
 //! One address failing does not stop the loop; which failure surfaces when
 //! all fail is decided by [`ConnectFailures`], the rule every adapter
 //! shares (a rejected certificate is never hidden by a later refusal).
+//!
+//! A silent address (a black-holed route, a host that drops SYNs) must not
+//! eat the whole attempt: every address but the last gets at most the
+//! per-address connect timeout for its TCP handshake, then the next one is
+//! tried. The last address is bounded only by the core's attempt timeout.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 use evident_core::{
     AttemptStage, BoxError, ConnectFailures, EngineFailure, EngineSignal, Progress,
@@ -22,6 +28,7 @@ use crate::io::Transport;
 use crate::origin::{Origin, Scheme};
 use crate::pool::Conn;
 use crate::resolve::resolve;
+use crate::socket::SharedTcp;
 
 /// A new connection to `origin`. Enters `Resolve` (already entered by the
 /// caller), `Connect` and, for `https://`, `Tls`.
@@ -33,8 +40,10 @@ pub(crate) async fn connect(
     let addrs = resolve(&origin.host, origin.port, &config.host_overrides).await?;
     progress.enter(AttemptStage::Connect);
     let mut failures = ConnectFailures::new();
-    for addr in addrs {
-        match connect_one(addr, origin, config, progress).await {
+    let last = addrs.len().saturating_sub(1);
+    for (index, addr) in addrs.into_iter().enumerate() {
+        let limit = (index < last).then_some(config.connect_timeout_per_address);
+        match connect_one(addr, origin, config, progress, limit).await {
             Ok(conn) => return Ok(conn),
             Err((signal, error)) => failures.push(signal, error),
         }
@@ -50,12 +59,25 @@ async fn connect_one(
     origin: &Origin,
     config: &Config,
     progress: &Progress,
+    limit: Option<Duration>,
 ) -> Result<Conn, (EngineSignal, BoxError)> {
-    let tcp = TcpStream::connect(addr)
-        .await
-        .map_err(|e| (classify(&e, ErrorSite::Connect), e.into()))?;
+    let tcp = match limit {
+        None => TcpStream::connect(addr).await,
+        Some(limit) => tokio::time::timeout(limit, TcpStream::connect(addr))
+            .await
+            .unwrap_or_else(|_elapsed| {
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    format!(
+                        "TCP connect to {addr} took longer than {limit:?}; trying the next address"
+                    ),
+                ))
+            }),
+    }
+    .map_err(|e| (classify(&e, ErrorSite::Connect), e.into()))?;
     // Requests are written whole by hyper/h2; Nagle would only delay them.
     let _ = tcp.set_nodelay(true);
+    let tcp = SharedTcp::new(tcp);
     let (transport, http2) = match origin.scheme {
         Scheme::Http => (Transport::Tcp(tcp), config.http2_prior_knowledge),
         Scheme::Https => {
@@ -71,7 +93,7 @@ async fn connect_one(
         }
     };
     if http2 {
-        H2Conn::handshake(transport)
+        H2Conn::handshake(transport, &config.http2)
             .await
             .map(Conn::H2)
             .map_err(|e| (classify(&e, ErrorSite::EXCHANGE), e.into()))

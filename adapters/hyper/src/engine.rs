@@ -37,21 +37,29 @@ struct Inner {
 }
 
 impl HyperEngine {
-    /// A builder with the defaults: no trusted roots, no host overrides,
-    /// HTTP/2 by ALPN only, [`crate::DEFAULT_MAX_IDLE_PER_ORIGIN`] idle
-    /// connections per origin.
+    /// A builder with the defaults: the default trust roots (see
+    /// `evident_core::tls`), no host overrides, HTTP/2 by ALPN only,
+    /// [`crate::DEFAULT_MAX_IDLE_PER_ORIGIN`] idle connections per origin
+    /// kept for [`crate::DEFAULT_IDLE_TIMEOUT`].
     pub fn builder() -> HyperEngineBuilder {
         HyperEngineBuilder::default()
     }
 
+    /// How many connections the pool holds for reuse: idle HTTP/1.1
+    /// connections plus shared HTTP/2 connections, over all origins. For
+    /// monitoring; a connection the peer closed leaves within a second.
+    pub fn pooled_connections(&self) -> usize {
+        self.inner.pool.idle_h1() + self.inner.pool.shared_h2()
+    }
+
     /// The connection pool, for tests that place a connection in it.
     #[cfg(test)]
-    pub(crate) fn pool(&self) -> &Pool {
+    pub(crate) fn pool(&self) -> &Arc<Pool> {
         &self.inner.pool
     }
 
     pub(crate) fn from_config(config: Config) -> Self {
-        let pool = Arc::new(Pool::new(config.max_idle_per_origin));
+        let pool = Arc::new(Pool::new(config.max_idle_per_origin, config.idle_timeout));
         HyperEngine {
             inner: Arc::new(Inner { config, pool }),
         }

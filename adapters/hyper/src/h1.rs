@@ -346,12 +346,13 @@ mod tests {
 
     use super::*;
     use crate::HyperEngine;
+    use crate::socket::SharedTcp;
 
     /// A stream whose writes block until the gate opens, as a socket whose
     /// send buffer is full would: hyper's connection task sits in its first
     /// write while the attempt's timer runs.
     struct GatedIo {
-        inner: TcpStream,
+        inner: SharedTcp,
         gate: Arc<Gate>,
     }
 
@@ -428,7 +429,7 @@ mod tests {
             let _ = conn.read_to_end(&mut received).await;
             received.len()
         });
-        let tcp = TcpStream::connect(addr).await.unwrap();
+        let tcp = SharedTcp::new(TcpStream::connect(addr).await.unwrap());
         let probe = IdleProbe::new(&tcp);
         let gate = Arc::new(Gate::default());
         let io = GatedIo {

@@ -21,6 +21,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll, Waker, ready};
+use std::time::Duration;
 
 use bytes::Bytes;
 use evident_core::{
@@ -36,6 +37,55 @@ use http_body_util::BodyExt;
 use crate::classify::{ErrorSite, RequestBodyError, classify};
 use crate::io::Transport;
 
+/// The stream flow-control window offered to the peer: 2 MiB, hyper's
+/// default. The protocol's 64 KiB default caps a download at 64 KiB per
+/// round trip, far below what a modern link carries.
+pub const DEFAULT_HTTP2_STREAM_WINDOW: u32 = 2 * 1024 * 1024;
+
+/// The connection flow-control window: 5 MiB (hyper's default), room for a
+/// few streams at full speed without one starving the others.
+pub const DEFAULT_HTTP2_CONNECTION_WINDOW: u32 = 5 * 1024 * 1024;
+
+/// How often an HTTP/2 connection pings its peer: every 30 s, well inside
+/// the idle limits of common load balancers (60 s and more), so a silent
+/// middlebox drop is found before a request meets it.
+pub const DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL: Duration = Duration::from_secs(30);
+
+/// How long a ping may go unanswered before the connection is declared
+/// dead: 20 s, hyper's default keep-alive timeout.
+pub const DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// HTTP/2 connection settings.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Http2Settings {
+    pub(crate) stream_window: u32,
+    pub(crate) connection_window: u32,
+    pub(crate) keep_alive: Option<KeepAlive>,
+}
+
+/// Keep-alive pings: one every `interval`, each answered within `timeout`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct KeepAlive {
+    pub(crate) interval: Duration,
+    pub(crate) timeout: Duration,
+}
+
+impl KeepAlive {
+    /// Pings forever; returns when a ping went unanswered for `timeout`.
+    /// A ping that fails because the connection ended waits forever: the
+    /// connection's own end decides then.
+    async fn until_unanswered(self, mut pings: h2::PingPong) {
+        loop {
+            tokio::time::sleep(self.interval).await;
+            match tokio::time::timeout(self.timeout, pings.ping(h2::Ping::opaque())).await {
+                Ok(Ok(_pong)) => {}
+                Ok(Err(_)) => std::future::pending::<()>().await,
+                Err(_elapsed) => return,
+            }
+        }
+    }
+}
+
 /// A shared HTTP/2 connection (cheap to clone: every clone is a handle).
 #[derive(Debug, Clone)]
 pub(crate) struct H2Conn {
@@ -44,17 +94,35 @@ pub(crate) struct H2Conn {
 }
 
 impl H2Conn {
-    /// Sends the connection preface and starts h2's connection task.
-    pub(crate) async fn handshake(io: Transport) -> Result<H2Conn, h2::Error> {
-        let (send, connection) = h2::client::Builder::new()
+    /// Sends the connection preface and starts h2's connection task, with
+    /// the flow-control windows and keep-alive of `settings`.
+    pub(crate) async fn handshake(
+        io: Transport,
+        settings: &Http2Settings,
+    ) -> Result<H2Conn, h2::Error> {
+        let (send, mut connection) = h2::client::Builder::new()
             .enable_push(false)
+            .initial_window_size(settings.stream_window)
+            .initial_connection_window_size(settings.connection_window)
             .handshake::<_, Bytes>(io)
             .await?;
         let closed = Arc::new(AtomicBool::new(false));
         let flag = closed.clone();
+        let pings = connection.ping_pong().zip(settings.keep_alive);
         tokio::spawn(async move {
-            // Streams learn the connection's fate from h2 itself.
-            let _ = connection.await;
+            // Streams learn the connection's fate from h2 itself. A peer
+            // that stops answering pings is dead: dropping the connection
+            // closes the socket, and every stream on it fails (ambiguous:
+            // nothing proves what the peer did with them).
+            match pings {
+                Some((pings, keep_alive)) => tokio::select! {
+                    _ = &mut connection => {}
+                    () = keep_alive.until_unanswered(pings) => {}
+                },
+                None => {
+                    let _ = connection.await;
+                }
+            }
             flag.store(true, Ordering::Release);
         });
         Ok(H2Conn { send, closed })

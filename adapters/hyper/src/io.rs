@@ -17,7 +17,7 @@
 use std::io;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll, Waker};
 
 use evident_core::{AttemptSealed, Progress};
@@ -25,16 +25,18 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
 
+use crate::socket::SharedTcp;
+
 /// A connected stream: plain TCP or TLS over TCP.
 #[derive(Debug)]
 pub(crate) enum Transport {
-    Tcp(TcpStream),
-    Tls(Box<TlsStream<TcpStream>>),
+    Tcp(SharedTcp),
+    Tls(Box<TlsStream<SharedTcp>>),
 }
 
 impl Transport {
     /// The TCP stream under any TLS.
-    pub(crate) fn tcp(&self) -> &TcpStream {
+    pub(crate) fn tcp(&self) -> &SharedTcp {
         match self {
             Transport::Tcp(s) => s,
             Transport::Tls(s) => s.get_ref().0,
@@ -42,33 +44,34 @@ impl Transport {
     }
 }
 
-/// A second handle on an idle connection's socket, to look at it without
+/// A weak handle on an idle connection's socket, to look at it without
 /// reading: an idle HTTP/1.1 connection must have nothing to read. Waiting
 /// for hyper's connection task to notice the peer's close is a race the
 /// request can lose (it would then be written into a dead connection and
-/// end ambiguous); looking at the socket itself at checkout is not.
+/// end ambiguous); looking at the socket itself at checkout is not. The
+/// handle is weak and no descriptor is duplicated (see [`SharedTcp`]).
 #[derive(Debug)]
 pub(crate) struct IdleProbe {
-    socket: Option<socket2::Socket>,
+    socket: Weak<TcpStream>,
 }
 
 impl IdleProbe {
-    /// A probe on `tcp` (a duplicate of its descriptor, non-blocking like it).
-    pub(crate) fn new(tcp: &TcpStream) -> Self {
+    /// A probe on `tcp`.
+    pub(crate) fn new(tcp: &SharedTcp) -> Self {
         IdleProbe {
-            socket: socket2::SockRef::from(tcp).try_clone().ok(),
+            socket: tcp.downgrade(),
         }
     }
 
     /// Whether the idle connection can no longer serve a request: the peer
-    /// closed it, or sent something no request asked for (a close_notify,
-    /// stray bytes). Without a probe, nothing is known to be wrong.
+    /// closed it, sent something no request asked for (a close_notify,
+    /// stray bytes), or hyper's connection task already dropped the socket.
     pub(crate) fn peer_went_away(&self) -> bool {
-        let Some(socket) = &self.socket else {
-            return false;
+        let Some(socket) = self.socket.upgrade() else {
+            return true;
         };
         let mut byte = [std::mem::MaybeUninit::<u8>::uninit(); 1];
-        match socket.peek(&mut byte) {
+        match socket2::SockRef::from(&*socket).peek(&mut byte) {
             Err(e) => e.kind() != io::ErrorKind::WouldBlock,
             // EOF, or unsolicited bytes on an idle connection.
             Ok(_) => true,

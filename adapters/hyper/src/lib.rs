@@ -113,6 +113,14 @@ mod io;
 mod origin;
 mod pool;
 mod resolve;
+mod socket;
 
-pub use builder::{DEFAULT_MAX_IDLE_PER_ORIGIN, HyperEngineBuilder, MAX_IDLE_PER_ORIGIN_LIMIT};
+pub use builder::{
+    DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_IDLE_PER_ORIGIN,
+    HyperEngineBuilder, MAX_IDLE_PER_ORIGIN_LIMIT,
+};
 pub use engine::HyperEngine;
+pub use h2::{
+    DEFAULT_HTTP2_CONNECTION_WINDOW, DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL,
+    DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT, DEFAULT_HTTP2_STREAM_WINDOW,
+};

@@ -2,8 +2,9 @@
 //! typed [`ConfigError`].
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use evident_core::tls::{self, ALPN_HTTP1};
+use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 
 use crate::connect::EvidentConnector;
@@ -23,6 +24,11 @@ pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
 /// How many idle connections the pool keeps over all origins, at least:
 /// enough for a handful of upstreams at the default per-origin size.
 const MIN_MAX_IDLE_TOTAL: usize = 64;
+
+/// How long one address's TCP handshake may take when other addresses
+/// remain: 2 s, the upper bound RFC 8305 §5 sets for the delay before
+/// trying the next address (the hyper engine's default too).
+pub const DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS: Duration = Duration::from_secs(2);
 
 /// Builds a [`UreqEngine`].
 ///
@@ -46,16 +52,26 @@ const MIN_MAX_IDLE_TOTAL: usize = 64;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct UreqEngineBuilder {
-    root_certificates: Vec<Vec<u8>>,
+    tls: TlsOptions,
+    root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
     max_idle_per_origin: Option<usize>,
+    connect_timeout_per_address: Option<Duration>,
 }
 
 impl UreqEngineBuilder {
-    /// The trust anchors for `https://`, as DER certificates. These are the
-    /// only roots: no platform or public roots are added.
+    /// What `https://` trusts and which client certificate it presents
+    /// (default [`TlsOptions::new`]: the public web roots with the default
+    /// feature `webpki-roots`, the system store with `native-roots`).
+    pub fn tls(mut self, options: TlsOptions) -> Self {
+        self.tls = options;
+        self
+    }
+
+    /// Trust exactly these DER certificates for `https://`: no compiled-in
+    /// or system roots. Keeps the client identity set by [`Self::tls`].
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = ders;
+        self.root_certificates = Some(ders);
         self
     }
 
@@ -72,14 +88,34 @@ impl UreqEngineBuilder {
         self
     }
 
+    /// How long each address but the last may take to accept a TCP
+    /// connection before the next address is tried (default
+    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]).
+    pub fn connect_timeout_per_address(mut self, timeout: Duration) -> Self {
+        self.connect_timeout_per_address = Some(timeout);
+        self
+    }
+
     /// Validates the configuration and builds the engine.
     ///
     /// # Errors
     ///
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
-    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`].
+    /// * `native_roots`, `identity`: as [`TlsOptions::client_config`];
+    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`];
+    /// * `connect_timeout_per_address`: zero.
     pub fn build(self) -> Result<UreqEngine, ConfigError> {
+        let connect_timeout_per_address = self
+            .connect_timeout_per_address
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS);
+        if connect_timeout_per_address.is_zero() {
+            return Err(ConfigError::new(
+                "connect_timeout_per_address",
+                connect_timeout_per_address,
+                "must be positive",
+            ));
+        }
         let max_idle_per_origin = self
             .max_idle_per_origin
             .unwrap_or(DEFAULT_MAX_IDLE_PER_ORIGIN);
@@ -91,7 +127,7 @@ impl UreqEngineBuilder {
             ));
         }
         // HTTP/1.1 only: ureq speaks nothing else.
-        let tls = tls::client_config(self.root_certificates, &[ALPN_HTTP1])?;
+        let tls = tls_options(self.tls, self.root_certificates)?.client_config(&[ALPN_HTTP1])?;
 
         let config = ureq::config::Config::builder()
             // The core decides retries from statuses; ureq must not turn
@@ -111,16 +147,47 @@ impl UreqEngineBuilder {
             .build();
         let agent = ureq::Agent::with_parts(
             config,
-            EvidentConnector::new(Arc::new(tls)),
+            EvidentConnector::new(Arc::new(tls), connect_timeout_per_address),
             OverrideResolver::new(self.host_overrides),
         );
         Ok(UreqEngine::from_agent(agent))
     }
 }
 
+/// The options with [`UreqEngineBuilder::root_certificates`] applied.
+fn tls_options(
+    options: TlsOptions,
+    exact_roots: Option<Vec<Vec<u8>>>,
+) -> Result<TlsOptions, ConfigError> {
+    match exact_roots {
+        None => Ok(options),
+        Some(ders) => {
+            let identity = options.client_identity().cloned();
+            let mut exact = ders
+                .into_iter()
+                .try_fold(TlsOptions::new().without_default_roots(), |o, der| {
+                    o.add_root_der(der)
+                })?;
+            if let Some(identity) = identity {
+                exact = exact.identity(identity);
+            }
+            Ok(exact)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zero_per_address_connect_timeout_is_rejected() {
+        let err = UreqEngine::builder()
+            .connect_timeout_per_address(Duration::ZERO)
+            .build()
+            .unwrap_err();
+        assert_eq!(err.field(), "connect_timeout_per_address");
+    }
 
     #[test]
     fn an_oversized_idle_pool_is_rejected() {

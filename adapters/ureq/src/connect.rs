@@ -28,11 +28,15 @@ use crate::transport::{CountingSocket, CountingTransport, Stream};
 #[derive(Debug)]
 pub(crate) struct EvidentConnector {
     tls: Arc<ClientConfig>,
+    connect_timeout_per_address: Duration,
 }
 
 impl EvidentConnector {
-    pub(crate) fn new(tls: Arc<ClientConfig>) -> Self {
-        EvidentConnector { tls }
+    pub(crate) fn new(tls: Arc<ClientConfig>, connect_timeout_per_address: Duration) -> Self {
+        EvidentConnector {
+            tls,
+            connect_timeout_per_address,
+        }
     }
 }
 
@@ -63,8 +67,19 @@ impl Connector for EvidentConnector {
         };
 
         let mut failures: ConnectFailures<BoxError> = ConnectFailures::new();
-        for addr in details.addrs.iter() {
-            let stream = match connect_one(*addr, tls_name.as_ref(), &self.tls, deadline, attempt) {
+        let last = details.addrs.len().saturating_sub(1);
+        for (index, addr) in details.addrs.iter().enumerate() {
+            // A silent address must not eat the attempt: all but the last
+            // get a bounded TCP handshake.
+            let tcp_limit = (index < last).then_some(self.connect_timeout_per_address);
+            let stream = match connect_one(
+                *addr,
+                tls_name.as_ref(),
+                &self.tls,
+                deadline,
+                tcp_limit,
+                attempt,
+            ) {
                 Ok(stream) => stream,
                 Err((signal, error)) => {
                     failures.push(signal, error);
@@ -126,11 +141,16 @@ fn connect_one(
     tls_name: Option<&ServerName<'static>>,
     tls: &Arc<ClientConfig>,
     deadline: Option<Instant>,
+    tcp_limit: Option<Duration>,
     attempt: Option<&Attempt>,
 ) -> Result<Stream, (EngineSignal, BoxError)> {
     let failed = |site| move |e: io::Error| (classify_at(&e, site), BoxError::from(e));
-    let tcp = match left(deadline)? {
-        Some(left) => TcpStream::connect_timeout(&addr, left),
+    let limit = match (left(deadline)?, tcp_limit) {
+        (Some(left), Some(limit)) => Some(left.min(limit)),
+        (left, limit) => left.or(limit),
+    };
+    let tcp = match limit {
+        Some(limit) => TcpStream::connect_timeout(&addr, limit),
         None => TcpStream::connect(addr),
     }
     .map_err(failed(ErrorSite::Connect))?;

@@ -102,5 +102,8 @@ mod engine;
 mod resolve;
 mod transport;
 
-pub use builder::{DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT, UreqEngineBuilder};
+pub use builder::{
+    DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT,
+    UreqEngineBuilder,
+};
 pub use engine::UreqEngine;

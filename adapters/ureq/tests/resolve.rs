@@ -78,3 +78,62 @@ fn when_every_address_refuses_the_refusal_surfaces() {
     assert_eq!(verdict.stage(), AttemptStage::Connect);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
 }
+
+/// A port on 127.0.0.2 that accepts no TCP handshake: its accept queue is
+/// full and never drained, so the kernel drops further SYNs.
+fn silent_listener() -> (socket2::Socket, Vec<std::net::TcpStream>, u16) {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+    socket
+        .bind(
+            &"127.0.0.2:0"
+                .parse::<std::net::SocketAddr>()
+                .unwrap()
+                .into(),
+        )
+        .unwrap();
+    socket.listen(0).unwrap();
+    let addr = socket.local_addr().unwrap().as_socket().unwrap();
+    // Bounded: the queue of a zero backlog holds at most a couple.
+    let fillers = (0..4)
+        .map(|_| {
+            let probe = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
+            probe.set_nonblocking(true).unwrap();
+            let _ = probe.connect(&addr.into());
+            std::net::TcpStream::from(probe)
+        })
+        .collect();
+    (socket, fillers, addr.port())
+}
+
+#[test]
+fn a_silent_address_costs_the_per_address_timeout_not_the_attempt() {
+    // Short, so the test stays quick: the wait is the timeout under test.
+    const PER_ADDRESS: std::time::Duration = std::time::Duration::from_millis(200);
+    let (_silent, _fillers, port) = silent_listener();
+    let (listener, _) = listen_on(&format!("127.0.0.3:{port}"));
+    let requests = serve(listener, 1, None, |conn, seen| {
+        conn.next_reported(seen);
+        conn.reply(OK_HELLO);
+    });
+    let engine = UreqEngine::builder()
+        .connect_timeout_per_address(PER_ADDRESS)
+        .host_overrides(HostOverrides::new().map(
+            "multi.test",
+            vec!["127.0.0.2".parse().unwrap(), "127.0.0.3".parse().unwrap()],
+        ))
+        .build()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let (status, _) = fetch(
+        &engine,
+        get(&format!("http://multi.test:{port}/")),
+        &attempt(),
+    )
+    .unwrap();
+    assert_eq!(status, 200);
+    next(&requests);
+    let took = started.elapsed();
+    assert!(took >= PER_ADDRESS, "the silent address cost {took:?}");
+    assert!(took < EVENT_TIMEOUT, "the attempt was not eaten: {took:?}");
+}

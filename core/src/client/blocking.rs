@@ -189,7 +189,7 @@ impl<E: BlockingEngine> Client<E> {
             // A drain ends an admission wait too (and, as in the async
             // client, prevents one from starting).
             if self.is_draining() {
-                return Err(call.drained(shared));
+                return Err(call.drained(shared, self.h.clock.now()));
             }
             let bound = call.admission_bound(shared, self.h.clock.now());
             let interrupt = self.h.drain_interrupt();
@@ -199,9 +199,11 @@ impl<E: BlockingEngine> Client<E> {
                     .acquire_blocking_interruptible(&call.origin, bound, interrupt);
             let permit = match admission {
                 Ok(permit) => permit,
-                Err(LocalRejection::Interrupted { .. }) => return Err(call.drained(shared)),
+                Err(LocalRejection::Interrupted { .. }) => {
+                    return Err(call.drained(shared, self.h.clock.now()));
+                }
                 Err(rejection) => {
-                    call.rejected(shared, &rejection);
+                    call.rejected(shared, &rejection, self.h.clock.now());
                     return Err(Error::rejected(rejection, call.finish(shared)));
                 }
             };
@@ -222,7 +224,7 @@ impl<E: BlockingEngine> Client<E> {
                 request,
                 &context,
                 streaming,
-                shared.max_response_bytes,
+                call.max_response_bytes,
             );
             drop(context);
             // Given up on (failed, timed out): sealed, so its connection
@@ -259,7 +261,7 @@ impl<E: BlockingEngine> Client<E> {
             drop(attempt_span);
             // `drain()` wakes this wait at once, and the call ends.
             if !self.h.wait_blocking_unless_drained(delay) {
-                return Err(call.drained(shared));
+                return Err(call.drained(shared, self.h.clock.now()));
             }
         }
     }
@@ -309,8 +311,9 @@ impl<E: BlockingEngine> Client<E> {
         self.h.is_draining()
     }
 
-    /// The per-origin resilience pipeline.
-    pub fn pipeline(&self) -> &Pipeline {
+    /// The per-origin resilience pipeline (an `Arc`, to share with other
+    /// clients through [`ClientBuilder::shared_pipeline`]).
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
         &self.h.pipeline
     }
 
@@ -366,7 +369,11 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
     let mut collected = BytesMut::new();
     while let Some(chunk) = body.next_chunk()? {
         if collected.len() + chunk.len() > max_bytes {
-            return Err(EngineFailure::signal_only(EngineSignal::ResponseTooLarge));
+            let seen = collected.len() + chunk.len();
+            return Err(EngineFailure::new(
+                EngineSignal::ResponseTooLarge,
+                super::ResponseTooLarge::new(max_bytes, seen),
+            ));
         }
         collected.extend_from_slice(&chunk);
     }

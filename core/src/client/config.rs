@@ -48,6 +48,8 @@ pub(crate) struct Shared {
     pub(crate) default_deadline: Option<Duration>,
     pub(crate) max_response_bytes: usize,
     pub(crate) pipeline: PipelineConfig,
+    /// A pipeline shared with other clients, used instead of a new one.
+    pub(crate) shared_pipeline: Option<Arc<Pipeline>>,
     pub(crate) clock: Option<Arc<dyn Clock>>,
     pub(crate) wall: Arc<dyn WallClock>,
     pub(crate) observer: Option<Arc<dyn Observer>>,
@@ -84,6 +86,7 @@ impl Default for ClientBuilder {
                 default_deadline: None,
                 max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
                 pipeline: PipelineConfig::default(),
+                shared_pipeline: None,
                 clock: None,
                 wall: Arc::new(SystemWallClock),
                 observer: None,
@@ -140,6 +143,33 @@ impl ClientBuilder {
     /// The per-origin resilience pipeline.
     pub fn pipeline(mut self, pipeline: PipelineConfig) -> Self {
         self.shared.pipeline = pipeline;
+        self.shared.shared_pipeline = None;
+        self
+    }
+
+    /// Use this pipeline — typically another client's
+    /// ([`Client::pipeline`](crate::client::Client::pipeline)) — instead of
+    /// a new one: every client built with it shares one breaker, rate
+    /// limiter and bulkhead per origin, so an upstream that fails for one
+    /// is open for all. (To share the retry budget too, give the clients
+    /// clones of one [`RetryPolicy`]: clones share its budget.)
+    ///
+    /// ```
+    /// use evident_core::client::ClientBuilder;
+    /// use evident_core::testing::{ScriptedEngine, Step};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// let engine = || ScriptedEngine::new([Step::respond(200, "ok")]);
+    /// let first = ClientBuilder::new().build(engine()).unwrap();
+    /// let second = ClientBuilder::new()
+    ///     .shared_pipeline(first.pipeline().clone())
+    ///     .build(engine())
+    ///     .unwrap();
+    /// assert!(std::sync::Arc::ptr_eq(first.pipeline(), second.pipeline()));
+    /// # }
+    /// ```
+    pub fn shared_pipeline(mut self, pipeline: Arc<Pipeline>) -> Self {
+        self.shared.shared_pipeline = Some(pipeline);
         self
     }
 
@@ -195,7 +225,13 @@ pub(crate) enum Declared {
     GeneratedKey,
 }
 
-/// Per-call options: what the caller declares, and the deadline.
+/// Per-call options: what the caller declares, and limits that override
+/// the client's for this call only (deadline, attempt timeout, attempts,
+/// response size, or the whole retry policy).
+///
+/// Overrides are checked when the call starts: an impossible value fails
+/// the call with [`Error::is_invalid_request`](super::Error::is_invalid_request)
+/// before anything is sent.
 ///
 /// ```
 /// use std::time::Duration;
@@ -204,13 +240,21 @@ pub(crate) enum Declared {
 /// let payment = CallOptions::new()
 ///     .generate_idempotency_key()
 ///     .deadline(Duration::from_secs(10));
-/// let read = CallOptions::new().idempotent();
+/// let read = CallOptions::new()
+///     .idempotent()
+///     .attempt_timeout(Duration::from_secs(2))
+///     .max_attempts(5)
+///     .max_response_bytes(64 * 1024);
 /// # let _ = (payment, read);
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct CallOptions {
     pub(crate) declared: Declared,
     pub(crate) deadline: Option<Duration>,
+    pub(crate) attempt_timeout: Option<Duration>,
+    pub(crate) max_attempts: Option<u32>,
+    pub(crate) max_response_bytes: Option<usize>,
+    pub(crate) policy: Option<RetryPolicy>,
 }
 
 impl CallOptions {
@@ -241,6 +285,35 @@ impl CallOptions {
     /// The deadline of this call (overrides the client's default).
     pub fn deadline(mut self, deadline: Duration) -> Self {
         self.deadline = Some(deadline);
+        self
+    }
+
+    /// How long each attempt of this call may take (overrides the
+    /// client's attempt timeout; still cut by the deadline).
+    pub fn attempt_timeout(mut self, timeout: Duration) -> Self {
+        self.attempt_timeout = Some(timeout);
+        self
+    }
+
+    /// Total attempts allowed for this call, the first included (overrides
+    /// the policy's, including a policy given with [`Self::policy`]).
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = Some(attempts);
+        self
+    }
+
+    /// The largest response body this call reads whole (overrides the
+    /// client's limit).
+    pub fn max_response_bytes(mut self, limit: usize) -> Self {
+        self.max_response_bytes = Some(limit);
+        self
+    }
+
+    /// The retry policy for this call instead of the client's: its rules
+    /// parameters, backoff and budget (a policy's budget is shared by every
+    /// clone of it).
+    pub fn policy(mut self, policy: RetryPolicy) -> Self {
+        self.policy = Some(policy);
         self
     }
 }
@@ -288,7 +361,10 @@ impl<E> Handles<E> {
         let clock = shared.clock.clone().unwrap_or(default_clock);
         Ok(Handles {
             engine: Arc::new(engine),
-            pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
+            pipeline: match &shared.shared_pipeline {
+                Some(pipeline) => pipeline.clone(),
+                None => Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
+            },
             shared: Arc::new(shared),
             clock,
             drain: Arc::new(Drain {

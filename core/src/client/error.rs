@@ -105,6 +105,14 @@ impl Error {
         }
     }
 
+    /// The limit and the size seen, when the call failed because a response
+    /// body exceeded its limit.
+    pub fn response_too_large(&self) -> Option<&super::ResponseTooLarge> {
+        self.failure()?
+            .engine_error()?
+            .downcast_ref::<super::ResponseTooLarge>()
+    }
+
     /// Every attempt's record, in order.
     pub fn attempts(&self) -> &[AttemptRecord] {
         &self.attempts

@@ -13,13 +13,20 @@ use evident_resilience::{AttemptPermit, LocalRejection, Origin, Scheme};
 use http::HeaderValue;
 use http::header::HeaderName;
 
-use super::config::{CallOptions, Declared, IDEMPOTENCY_KEY_HEADER, Shared};
+use super::config::{
+    CallOptions, Declared, IDEMPOTENCY_KEY_HEADER, MAX_RESPONSE_BYTES_LIMIT, Shared,
+};
 use super::error::Error;
 use crate::classify::classify;
-use crate::decide::{BodyReplay, Decision, Idempotency, Outcome, RetryAfter, RetryContext};
+use crate::decide::{
+    BodyReplay, Decision, Idempotency, MAX_ATTEMPTS_LIMIT, Outcome, RetryAfter, RetryContext,
+    RetryPolicy, check_duration,
+};
 use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
-use crate::observe::{AttemptRecord, CallInfo, RejectionKind, trace_attempt};
+use crate::observe::{
+    AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, next_call_id, trace_attempt,
+};
 use crate::progress::ProgressSnapshot;
 
 /// One attempt's plan.
@@ -53,6 +60,15 @@ pub(crate) struct Call {
     deadline: Option<Instant>,
     attempts_made: u32,
     records: Vec<AttemptRecord>,
+    /// The call's own retry policy, when its options replaced the client's.
+    policy: Option<RetryPolicy>,
+    attempts_allowed: u32,
+    attempt_timeout: Duration,
+    /// The largest response body this call reads whole.
+    pub(crate) max_response_bytes: usize,
+    /// When the call started, and when its current attempt started.
+    started: Instant,
+    attempt_started: Instant,
     /// The last attempt's failure while a retry of it is pending.
     last_failure: Option<TransportFailure>,
 }
@@ -116,12 +132,41 @@ impl Call {
             }
             None => None,
         };
-        if let Some(budget) = shared.policy.budget() {
+        let attempt_timeout = match options.attempt_timeout {
+            Some(t) => check_duration("attempt_timeout", t)
+                .map(|()| t)
+                .map_err(|_| {
+                    Error::invalid_request("the attempt timeout must be between 0 and one day")
+                })?,
+            None => shared.attempt_timeout,
+        };
+        let max_response_bytes = match options.max_response_bytes {
+            Some(0) => return Err(Error::invalid_request("max_response_bytes must not be 0")),
+            Some(n) if n > MAX_RESPONSE_BYTES_LIMIT => {
+                return Err(Error::invalid_request(
+                    "max_response_bytes exceeds MAX_RESPONSE_BYTES_LIMIT",
+                ));
+            }
+            Some(n) => n,
+            None => shared.max_response_bytes,
+        };
+        let policy = options.policy.clone();
+        let attempts_allowed = match options.max_attempts {
+            Some(n) if n == 0 || n > MAX_ATTEMPTS_LIMIT => {
+                return Err(Error::invalid_request(
+                    "max_attempts must be between 1 and MAX_ATTEMPTS_LIMIT",
+                ));
+            }
+            Some(n) => n,
+            None => policy.as_ref().unwrap_or(&shared.policy).max_attempts(),
+        };
+        if let Some(budget) = policy.as_ref().unwrap_or(&shared.policy).budget() {
             budget.deposit(now);
         }
         let host = host.trim_start_matches('[').trim_end_matches(']');
         Ok(Call {
             info: CallInfo {
+                call_id: next_call_id(),
                 method: method.clone(),
                 scheme: scheme.as_str(),
                 host: host.to_owned(),
@@ -134,8 +179,14 @@ impl Call {
             body,
             deadline,
             attempts_made: 0,
-            records: Vec::with_capacity(shared.policy.max_attempts() as usize),
+            records: Vec::with_capacity(attempts_allowed as usize),
             last_failure: None,
+            policy,
+            attempts_allowed,
+            attempt_timeout,
+            max_response_bytes,
+            started: now,
+            attempt_started: now,
         })
     }
 
@@ -148,17 +199,18 @@ impl Call {
         match self.deadline {
             Some(deadline) => deadline
                 .saturating_duration_since(now)
-                .saturating_sub(shared.policy.min_attempt_time()),
+                .saturating_sub(self.policy(shared).min_attempt_time()),
             None => Duration::MAX,
         }
     }
 
     /// Plans the next attempt, once the pipeline admitted it: its timeout
     /// and deadline count from now, after any admission wait.
-    pub(crate) fn plan(&mut self, shared: &Shared, now: Instant) -> AttemptPlan {
+    pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
         let resend_count = self.attempts_made;
         self.attempts_made += 1;
-        let mut timeout = shared.attempt_timeout;
+        self.attempt_started = now;
+        let mut timeout = self.attempt_timeout;
         if let Some(deadline) = self.deadline {
             timeout = timeout.min(deadline.saturating_duration_since(now));
         }
@@ -190,10 +242,8 @@ impl Call {
             retry_after,
         };
         let decision = self.decide(shared, &outcome, ended);
-        self.record(
-            shared,
-            AttemptRecord::answered(self.attempts_made - 1, status.as_u16(), decision),
-        );
+        let record = AttemptRecord::answered(self.attempts_made - 1, status.as_u16(), decision);
+        self.record(shared, self.measured(record, ended));
         delay_of(decision)
     }
 
@@ -230,10 +280,8 @@ impl Call {
             }
         }
         let decision = self.decide(shared, &Outcome::failed(&failure), ended);
-        self.record(
-            shared,
-            AttemptRecord::failed(self.attempts_made - 1, &failure, decision),
-        );
+        let record = AttemptRecord::failed(self.attempts_made - 1, &failure, decision);
+        self.record(shared, self.measured(record, ended));
         match delay_of(decision) {
             Some(delay) => {
                 self.last_failure = Some(failure);
@@ -247,20 +295,28 @@ impl Call {
     /// retry or for admission: the attempt that would have come next is
     /// recorded as refused with `stop(draining)`, and the error keeps the
     /// last failure, if the last attempt failed.
-    pub(crate) fn drained(&mut self, shared: &Shared) -> Error {
-        self.record(shared, AttemptRecord::drained(self.attempts_made));
+    pub(crate) fn drained(&mut self, shared: &Shared, now: Instant) -> Error {
+        // Never started: timed at the moment the drain ended the call.
+        let started = now.saturating_duration_since(self.started);
+        let record =
+            AttemptRecord::drained(self.attempts_made).with_timing(started, Duration::ZERO);
+        self.record(shared, record);
         let last = self.last_failure.take();
         Error::drained(last, self.finish(shared))
     }
 
     /// Records a local rejection of the next attempt (which ends the call).
-    pub(crate) fn rejected(&mut self, shared: &Shared, rejection: &LocalRejection) {
+    pub(crate) fn rejected(&mut self, shared: &Shared, rejection: &LocalRejection, now: Instant) {
         let kind = match rejection {
             LocalRejection::CircuitOpen { .. } => RejectionKind::CircuitOpen,
             LocalRejection::RateLimited { .. } => RejectionKind::RateLimited,
             _ => RejectionKind::BulkheadFull,
         };
-        self.record(shared, AttemptRecord::rejected(self.attempts_made, kind));
+        // Refused before any I/O, when admission failed: no time of its own.
+        let started = now.saturating_duration_since(self.started);
+        let record =
+            AttemptRecord::rejected(self.attempts_made, kind).with_timing(started, Duration::ZERO);
+        self.record(shared, record);
     }
 
     /// Ends the call: tells the observer and hands over the records.
@@ -284,19 +340,34 @@ impl Call {
         }
         let ctx = RetryContext {
             attempts_made: self.attempts_made,
-            attempts_allowed: shared.policy.max_attempts(),
+            attempts_allowed: self.attempts_allowed,
             body: self.body,
             response_delivered: false,
             draining,
             remaining: self.deadline.map(|d| d.saturating_duration_since(now)),
-            min_attempt_time: shared.policy.min_attempt_time(),
+            min_attempt_time: self.policy(shared).min_attempt_time(),
             idempotency: self.idempotency,
         };
-        shared.policy.decide(&ctx, outcome, now)
+        self.policy(shared).decide(&ctx, outcome, now)
+    }
+
+    /// `record` with the attempt's timing and the facts of its progress.
+    fn measured(&self, record: AttemptRecord, ended: Ended<'_>) -> AttemptRecord {
+        record
+            .with_timing(
+                self.attempt_started.saturating_duration_since(self.started),
+                ended.now.saturating_duration_since(self.attempt_started),
+            )
+            .with_facts(EvidenceFacts::from_progress(ended.progress))
+    }
+
+    /// The policy this call is judged by: its own, or the client's.
+    fn policy<'a>(&'a self, shared: &'a Shared) -> &'a RetryPolicy {
+        self.policy.as_ref().unwrap_or(&shared.policy)
     }
 
     fn record(&mut self, shared: &Shared, record: AttemptRecord) {
-        trace_attempt(&record);
+        trace_attempt(&self.info, &record);
         if let Some(observer) = &shared.observer {
             observer.on_attempt(&self.info, &record);
         }
@@ -366,12 +437,12 @@ impl Delivered {
     ) -> (Vec<AttemptRecord>, Delivered) {
         let context = RetryContext {
             attempts_made: call.attempts_made,
-            attempts_allowed: shared.policy.max_attempts(),
+            attempts_allowed: call.attempts_allowed,
             body: call.body,
             response_delivered: true,
             draining: false,
             remaining: call.deadline.map(|d| d.saturating_duration_since(now)),
-            min_attempt_time: shared.policy.min_attempt_time(),
+            min_attempt_time: call.policy(shared).min_attempt_time(),
             idempotency: call.idempotency,
         };
         let records = call.records.clone();
@@ -412,10 +483,17 @@ impl Delivered {
         }
         let mut context = self.context;
         context.remaining = self.call.deadline.map(|d| d.saturating_duration_since(now));
-        let decision = shared
-            .policy
+        let decision = self
+            .call
+            .policy(shared)
             .decide(&context, &Outcome::failed(&failure), now);
         let record = AttemptRecord::failed(self.resend_count(), &failure, decision);
+        let ended = Ended {
+            progress,
+            draining: false,
+            now,
+        };
+        let record = self.call.measured(record, ended);
         self.call.record(shared, record);
         self.ended = true;
         Error::failed(failure, self.call.finish(shared))

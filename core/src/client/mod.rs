@@ -44,7 +44,10 @@ pub mod blocking;
 mod config;
 mod error;
 mod machine;
+#[cfg(feature = "tower")]
+mod service;
 mod streaming;
+mod too_large;
 
 use std::sync::Arc;
 
@@ -58,7 +61,10 @@ pub use config::{
     IDEMPOTENCY_KEY_HEADER, MAX_RESPONSE_BYTES_LIMIT, SystemWallClock, WallClock,
 };
 pub use error::Error;
+#[cfg(feature = "tower")]
+pub use service::ResponseFuture;
 pub use streaming::{BlockingStreamingBody, StreamingBody};
+pub use too_large::ResponseTooLarge;
 
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
@@ -313,8 +319,9 @@ impl<E: Engine> Client<E> {
         self.h.is_draining()
     }
 
-    /// The per-origin resilience pipeline.
-    pub fn pipeline(&self) -> &Pipeline {
+    /// The per-origin resilience pipeline (an `Arc`, to share with other
+    /// clients through [`ClientBuilder::shared_pipeline`]).
+    pub fn pipeline(&self) -> &Arc<Pipeline> {
         &self.h.pipeline
     }
 
@@ -391,10 +398,10 @@ impl<E: Engine> Client<E> {
                 let bound = call.admission_bound(shared, self.h.clock.now());
                 let admission = self.h.pipeline.acquire_within(&call.origin, bound);
                 let permit = match self.h.unless_drained(admission).await {
-                    None => return Err(call.drained(shared)),
+                    None => return Err(call.drained(shared, self.h.clock.now())),
                     Some(Ok(permit)) => permit,
                     Some(Err(rejection)) => {
-                        call.rejected(shared, &rejection);
+                        call.rejected(shared, &rejection, self.h.clock.now());
                         return Err(Error::rejected(rejection, call.finish(shared)));
                     }
                 };
@@ -413,7 +420,7 @@ impl<E: Engine> Client<E> {
                     request,
                     &context,
                     streaming,
-                    shared.max_response_bytes,
+                    call.max_response_bytes,
                 );
                 let attempt_span = attempt_span(plan.resend_count);
                 // Seals the attempt if this future is dropped mid-attempt.
@@ -463,7 +470,7 @@ impl<E: Engine> Client<E> {
                 drop(entered);
                 // A drain ends the wait at once, and the call with it.
                 if !self.h.wait_unless_drained(delay).await {
-                    return Err(call.drained(shared));
+                    return Err(call.drained(shared, self.h.clock.now()));
                 }
             }
         }
@@ -490,7 +497,11 @@ async fn run_attempt<E: Engine + ?Sized>(
     while let Some(frame) = body.frame().await {
         if let Ok(data) = frame?.into_data() {
             if collected.len() + data.len() > max_bytes {
-                return Err(EngineFailure::signal_only(EngineSignal::ResponseTooLarge));
+                let seen = collected.len() + data.len();
+                return Err(EngineFailure::new(
+                    EngineSignal::ResponseTooLarge,
+                    ResponseTooLarge::new(max_bytes, seen),
+                ));
             }
             collected.extend_from_slice(&data);
         }

@@ -346,12 +346,12 @@ impl fmt::Display for Decision {
             Decision::Retry { reason, after, .. } => {
                 write!(
                     f,
-                    "retry ({}) after {} ms",
+                    "retry({}) after {} ms",
                     reason.as_str(),
                     after.as_millis()
                 )
             }
-            Decision::Stop(r) => write!(f, "stop ({})", r.as_str()),
+            Decision::Stop(r) => write!(f, "stop({})", r.as_str()),
         }
     }
 }
