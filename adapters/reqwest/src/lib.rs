@@ -1,0 +1,113 @@
+//! evident-reqwest: the reqwest 0.13 engine for evident.
+//!
+//! [`ReqwestEngine`] implements [`evident_core::Engine`] on reqwest's async
+//! `Client`: it runs exactly **one attempt per `send`**, switches off every
+//! re-send reqwest would make behind the caller's back, and feeds the
+//! attempt's [`evident_core::Progress`] from the hooks reqwest offers.
+//!
+//! # Choosing it
+//!
+//! Choose reqwest when your application already uses it (one HTTP stack,
+//! one set of dependencies). Choose the hyper engine when you want the
+//! most evidence: it counts every request byte, sees a GOAWAY that covered
+//! a stream, and tells a pooled connection from a fresh one. Both give the
+//! same retry decisions wherever both can see the same facts; the
+//! conformance matrix lists each cell where they cannot.
+//!
+//! # Hidden re-sends, and what became of each
+//!
+//! | behaviour | default in reqwest 0.13.5 | here |
+//! | --- | --- | --- |
+//! | retry layer re-sending `REFUSED_STREAM` and graceful GOAWAY | on | `retry::never()` |
+//! | redirects (up to 10, re-sending 307/308 bodies) | on | `redirect::Policy::none()`: a redirect is an answer |
+//! | proxies from the environment | on | `no_proxy()` |
+//! | `Referer` on redirects | on | off |
+//! | decompression (rewrites `Accept-Encoding` and the body) | feature-gated | features not enabled |
+//! | timeouts | none | none: the core owns attempt timeouts and the deadline |
+//! | hyper-util re-sending a request hyper handed back unsent on a reused connection | on, no setter | **kept, and harmless** (below) |
+//!
+//! **Why hyper-util's re-send cannot change the evidence.** hyper-util's
+//! legacy client sets `retry_canceled_requests` and reqwest offers no way
+//! to clear it. It re-sends only a request that hyper *handed back*, and
+//! hyper hands a request back only when its connection closed before the
+//! request was taken off the queue to be written (`hyper
+//! proto/h1/dispatch.rs`, `client/dispatch.rs`: every `Canceled` error in
+//! hyper 1.12's client carries the untouched request). Such a request was
+//! never encoded, so the server never saw it: the re-send is its first
+//! execution. The body wrapper proves it too: hyper had not asked it
+//! anything, so the attempt's progress never left connection set-up.
+//! Every other re-send needs a body reqwest can clone, and the engine
+//! hands reqwest only wrapped (streaming) bodies, which it cannot clone.
+//! `tests/no_hidden_resend.rs` counts executions on a ledger for a POST
+//! over a stale pooled connection, an HTTP/2 `REFUSED_STREAM` and a
+//! redirect reply.
+//!
+//! # Progress, and how each fact is obtained
+//!
+//! | fact | hook |
+//! | --- | --- |
+//! | `Resolve` | entered when `send` starts (`Connect` for an IP literal, which reqwest never resolves) |
+//! | `Connect` | our resolver (`dns_resolver`) returned addresses |
+//! | `Tls` | rustls asked our session store for a ticket while building the ClientHello |
+//! | `WriteHead` | hyper asked the body `is_end_stream()`, just before it encodes the head or opens the stream |
+//! | `head_written` | hyper pulled the first body frame (or the body is empty) |
+//! | `wrote(n)` | body bytes hyper pulled (handed to hyper, not counted on the socket) |
+//! | `body_written` | the body ended |
+//! | `head_received` | reqwest returned the response |
+//! | `read(n)` | response body bytes |
+//! | `counts_writes_exactly` | **never** |
+//! | `connection_reused`, `stream_id` | **not known** |
+//!
+//! The resolver and the TLS session store are shared by every request of a
+//! client; they find the attempt through a task-local set around the
+//! attempt's future, which hyper-util polls the connect future inside.
+//!
+//! **reqwest cannot count bytes written.** Its connector layers must return
+//! reqwest's sealed connection type, so the socket cannot be wrapped. This
+//! engine therefore never claims "nothing written" from a count: the core
+//! proves `NotSent` only from a stage before any write (resolve, connect,
+//! TLS — hyper had not touched the body) or from hyper handing the request
+//! back, and treats everything after hyper asked the body as possibly sent.
+//!
+//! # TLS and HTTP/2
+//!
+//! TLS is the core's rustls policy ([`evident_core::tls::client_config`]:
+//! ring provider, caller-given roots only, no early data), handed to
+//! reqwest as-is through `tls_backend_preconfigured`, ALPN included:
+//! HTTP/2 by ALPN for `https://`. HTTP/2 by prior knowledge for `http://`
+//! ([`ReqwestEngineBuilder::http2_prior_knowledge`]) uses a second reqwest
+//! client, because reqwest applies prior knowledge to every origin.
+//!
+//! # Errors
+//!
+//! Failures are [`evident_core::EngineFailure`]s whose signal comes from
+//! [`classify::classify`]. One known blind spot, listed in the conformance
+//! matrix: a stream covered by a GOAWAY whose connection then closes is
+//! seen as a closed connection, because hyper drops the `h2::Error`.
+//!
+//! ```no_run
+//! use evident_core::client::{Body, CallOptions, Client};
+//! use evident_reqwest::ReqwestEngine;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = Client::new(ReqwestEngine::builder().build()?);
+//! let request = http::Request::post("http://127.0.0.1:8080/orders").body(Body::from("{}"))?;
+//! let response = client
+//!     .execute(request, CallOptions::new().generate_idempotency_key())
+//!     .await?;
+//! # let _ = response;
+//! # Ok(())
+//! # }
+//! ```
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+#![forbid(unsafe_code)]
+
+mod body;
+mod builder;
+pub mod classify;
+mod engine;
+mod hooks;
+
+pub use body::MAX_FRAME_BYTES;
+pub use builder::{DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT, ReqwestEngineBuilder};
+pub use engine::ReqwestEngine;
