@@ -40,6 +40,46 @@ pub fn ureq() -> Driver {
     .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
 }
 
+/// Why the reqwest engine cannot see a GOAWAY that covered its stream.
+#[cfg(feature = "reqwest")]
+const REQWEST_COVERED_GOAWAY: &str = "a stream at or below the GOAWAY's last-stream-id fails \
+    later with an I/O error, and hyper turns an h2::Error carrying I/O into a plain I/O error \
+    (hyper::Error::new_h2), dropping the GOAWAY; reqwest's sealed connection type leaves no \
+    place to watch frames. The evidence (sent_no_response) and the decision are the same. \
+    Closed by hyper keeping the h2::Error as the I/O error's source, or by reqwest letting a \
+    connector layer wrap the I/O";
+
+/// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
+#[cfg(feature = "reqwest")]
+pub fn reqwest() -> Driver {
+    use crate::harness::KnownGap;
+    use evident_core::FailureCategory as C;
+    use std::sync::Arc;
+    let covered = |scenario| {
+        KnownGap::category(
+            scenario,
+            C::GoAway,
+            C::ConnectionClosed,
+            REQWEST_COVERED_GOAWAY,
+        )
+    };
+    Driver::asynchronous("reqwest", |env| {
+        let mut builder = evident_reqwest::ReqwestEngine::builder()
+            .root_certificates(env.roots.clone())
+            .host_overrides(env.overrides.clone());
+        if env.http2_prior_knowledge {
+            builder = builder.http2_prior_knowledge();
+        }
+        Arc::new(
+            builder
+                .build()
+                .expect("the lab's reqwest configuration is valid"),
+        )
+    })
+    .known_gap(covered("h2_goaway_covering_stream"))
+    .known_gap(covered("h2_goaway_covering_stream_idempotent"))
+}
+
 /// Every engine this build includes, in matrix column order.
 pub fn built_in() -> Vec<Driver> {
     vec![
@@ -47,5 +87,7 @@ pub fn built_in() -> Vec<Driver> {
         hyper(),
         #[cfg(feature = "ureq")]
         ureq(),
+        #[cfg(feature = "reqwest")]
+        reqwest(),
     ]
 }

@@ -27,7 +27,7 @@ impl Matrix {
                         applicable += 1;
                         passed += 1;
                     }
-                    CellStatus::Fail(_) => applicable += 1,
+                    CellStatus::Fail(_) | CellStatus::Gap(_) => applicable += 1,
                     CellStatus::NotApplicable(_) => not_applicable += 1,
                 }
             }
@@ -35,16 +35,32 @@ impl Matrix {
         (passed, applicable, not_applicable)
     }
 
-    /// Whether any cell failed.
+    /// Whether any cell failed (a declared gap is not a failure).
     pub fn has_failures(&self) -> bool {
-        let (passed, applicable, _) = self.counts();
-        passed != applicable
+        self.rows
+            .iter()
+            .flat_map(|(_, cells)| cells)
+            .any(|c| matches!(c.status, CellStatus::Fail(_)))
+    }
+
+    /// How many cells differ exactly as their engine declared.
+    pub fn named_gaps(&self) -> usize {
+        self.rows
+            .iter()
+            .flat_map(|(_, cells)| cells)
+            .filter(|c| matches!(c.status, CellStatus::Gap(_)))
+            .count()
     }
 
     /// The summary line: `parity: N/M cells identical`.
     pub fn summary(&self) -> String {
         let (passed, applicable, not_applicable) = self.counts();
-        format!("parity: {passed}/{applicable} cells identical ({not_applicable} n/a)")
+        match self.named_gaps() {
+            0 => format!("parity: {passed}/{applicable} cells identical ({not_applicable} n/a)"),
+            gaps => format!(
+                "parity: {passed}/{applicable} cells identical ({gaps} named gaps, {not_applicable} n/a)"
+            ),
+        }
     }
 
     /// The matrix as Markdown, with the gaps listed under it.
@@ -72,6 +88,10 @@ impl Matrix {
                     CellStatus::NotApplicable(reason) => {
                         notes.push(format!("- {} / {engine} is n/a: {reason}", scenario.name));
                         "n/a".to_owned()
+                    }
+                    CellStatus::Gap(gap) => {
+                        notes.push(format!("- {} / {engine}: {gap}", scenario.name));
+                        "gap".to_owned()
                     }
                 };
                 out.push_str(&format!(" {text} |"));
@@ -102,6 +122,7 @@ impl Matrix {
                         CellStatus::Pass => ("pass", Value::Null),
                         CellStatus::Fail(d) => ("fail", Value::String(d.clone())),
                         CellStatus::NotApplicable(r) => ("n/a", Value::String(r.clone())),
+                        CellStatus::Gap(g) => ("gap", Value::String(g.clone())),
                     };
                     let records: Vec<Value> = cell
                         .records
@@ -213,5 +234,19 @@ mod tests {
         assert_eq!(second["a"]["status"], "fail");
         assert_eq!(second["b"]["status"], "n/a");
         assert_eq!(second["b"]["reason"], "needs HTTP/2: no");
+    }
+
+    #[test]
+    fn a_named_gap_is_neither_identical_nor_a_failure() {
+        let mut m = matrix();
+        m.rows[1].1[0].status = CellStatus::Gap("named gap: `go_away` is seen as `x`".into());
+        assert!(!m.has_failures());
+        assert_eq!(m.counts(), (2, 3, 1));
+        assert_eq!(
+            m.summary(),
+            "parity: 2/3 cells identical (1 named gaps, 1 n/a)"
+        );
+        assert!(m.markdown().contains("| gap |"), "{}", m.markdown());
+        assert_eq!(m.json()["scenarios"][1]["cells"]["a"]["status"], "gap");
     }
 }
