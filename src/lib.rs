@@ -8,6 +8,7 @@
 //! |---|---|---|
 //! | `hyper` | `evident::hyper` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq` | ureq 3 (blocking, HTTP/1.1) |
+//! | `reqwest` | `evident::reqwest` | reqwest 0.13 (async, HTTP/1.1 and HTTP/2) |
 //!
 //! ```
 //! use evident::client::{Body, CallOptions, Client};
@@ -40,3 +41,7 @@ pub use evident_hyper as hyper;
 /// The ureq engine (feature `ureq`).
 #[cfg(feature = "ureq")]
 pub use evident_ureq as ureq;
+
+/// The reqwest engine (feature `reqwest`).
+#[cfg(feature = "reqwest")]
+pub use evident_reqwest as reqwest;
