@@ -307,3 +307,27 @@ pub fn reset(stream: TcpStream) {
         .unwrap();
     drop(stream);
 }
+
+/// Sending helpers on the engine.
+#[allow(async_fn_in_trait)]
+pub trait SendForTest {
+    /// Sends one attempt and panics on failure.
+    async fn send_for_test(
+        &self,
+        request: http::Request<AttemptBody>,
+        attempt: &AttemptContext,
+    ) -> http::Response<ResponseBody>;
+}
+
+impl<E: Engine> SendForTest for E {
+    async fn send_for_test(
+        &self,
+        request: http::Request<AttemptBody>,
+        attempt: &AttemptContext,
+    ) -> http::Response<ResponseBody> {
+        match self.send(request, attempt).await {
+            Ok(response) => response,
+            Err(e) => panic!("the attempt failed: {e}"),
+        }
+    }
+}
