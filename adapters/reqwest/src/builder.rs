@@ -44,6 +44,7 @@ pub struct ReqwestEngineBuilder {
     http2_prior_knowledge: bool,
     http1_only: bool,
     max_idle_per_origin: Option<usize>,
+    proxies: Vec<reqwest::Proxy>,
 }
 
 impl ReqwestEngineBuilder {
@@ -79,6 +80,16 @@ impl ReqwestEngineBuilder {
     /// [`DEFAULT_MAX_IDLE_PER_ORIGIN`]; `0` disables reuse).
     pub fn max_idle_per_origin(mut self, max: usize) -> Self {
         self.max_idle_per_origin = Some(max);
+        self
+    }
+
+    /// Sends matching requests through `proxy`. Without this, no proxy is
+    /// used: reqwest's proxies from the environment (`HTTP_PROXY`, ...)
+    /// are always off, so an attempt goes where its URL says unless the
+    /// caller chose otherwise. A failure before the proxy's tunnel is up
+    /// is connection set-up: nothing of the request was sent.
+    pub fn proxy(mut self, proxy: reqwest::Proxy) -> Self {
+        self.proxies.push(proxy);
         self
     }
 
@@ -119,7 +130,7 @@ impl ReqwestEngineBuilder {
         tls.resumption = Resumption::store(Arc::new(HandshakeWatch::new()));
         let resolver = Resolver::new(self.host_overrides);
 
-        let mut by_alpn = client(tls.clone(), resolver.clone(), max_idle);
+        let mut by_alpn = client(tls.clone(), resolver.clone(), max_idle, &self.proxies);
         if self.http1_only {
             by_alpn = by_alpn.http1_only();
         }
@@ -128,7 +139,7 @@ impl ReqwestEngineBuilder {
         // https included: a second client serves `http://` in that mode.
         let prior_knowledge = if self.http2_prior_knowledge {
             Some(
-                client(tls, resolver, max_idle)
+                client(tls, resolver, max_idle, &self.proxies)
                     .http2_prior_knowledge()
                     .build()
                     .map_err(reqwest_error)?,
@@ -145,21 +156,26 @@ fn client(
     tls: rustls::ClientConfig,
     resolver: Resolver,
     max_idle: usize,
+    proxies: &[reqwest::Proxy],
 ) -> reqwest::ClientBuilder {
-    reqwest::Client::builder()
+    let builder = reqwest::Client::builder()
         // reqwest's retry layer re-sends on REFUSED_STREAM and on a
         // graceful GOAWAY by default: the core decides, once, instead.
         .retry(reqwest::retry::never())
         // A redirect is an answer to the caller, not a new request.
         .redirect(reqwest::redirect::Policy::none())
         .referer(false)
-        // No proxy from the environment: an attempt goes where it says.
+        // No proxy from the environment: an attempt goes where it says,
+        // or through the proxies the caller named.
         .no_proxy()
         // The core owns attempt timeouts and the deadline; none here.
         // (No `timeout`, `connect_timeout` or `read_timeout` is set.)
         .tls_backend_preconfigured(tls)
         .dns_resolver(resolver)
-        .pool_max_idle_per_host(max_idle)
+        .pool_max_idle_per_host(max_idle);
+    proxies
+        .iter()
+        .fold(builder, |builder, proxy| builder.proxy(proxy.clone()))
 }
 
 fn reqwest_error(e: reqwest::Error) -> ConfigError {

@@ -20,7 +20,7 @@
 //! | --- | --- | --- |
 //! | retry layer re-sending `REFUSED_STREAM` and graceful GOAWAY | on | `retry::never()` |
 //! | redirects (up to 10, re-sending 307/308 bodies) | on | `redirect::Policy::none()`: a redirect is an answer |
-//! | proxies from the environment | on | `no_proxy()` |
+//! | proxies from the environment | on | `no_proxy()`; the caller may name one ([`ReqwestEngineBuilder::proxy`]) |
 //! | `Referer` on redirects | on | off |
 //! | decompression (rewrites `Accept-Encoding` and the body) | feature-gated | features not enabled |
 //! | timeouts | none | none: the core owns attempt timeouts and the deadline |
@@ -36,8 +36,11 @@
 //! never encoded, so the server never saw it: the re-send is its first
 //! execution. The body wrapper proves it too: hyper had not asked it
 //! anything, so the attempt's progress never left connection set-up.
-//! Every other re-send needs a body reqwest can clone, and the engine
-//! hands reqwest only wrapped (streaming) bodies, which it cannot clone.
+//! reqwest's retry layer and a 307/308 redirect re-send only a body reqwest
+//! can clone; the engine hands reqwest only wrapped (streaming) bodies,
+//! which it cannot clone, so those are off twice over. A 301/302/303
+//! becomes a body-less GET that needs no clone: `Policy::none()` is what
+//! stops that one.
 //! `tests/no_hidden_resend.rs` counts executions on a ledger for a POST
 //! over a stale pooled connection, an HTTP/2 `REFUSED_STREAM` and a
 //! redirect reply.

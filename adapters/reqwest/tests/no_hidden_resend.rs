@@ -124,8 +124,9 @@ async fn a_post_over_a_stale_pooled_connection_is_executed_at_most_once() {
 }
 
 /// reqwest's default retry layer re-sends a stream the server refused; the
-/// engine turns it off, so the server sees the stream once and the core
-/// gets the refusal to decide on.
+/// engine turns it off (and hands reqwest no body it could clone for a
+/// re-send), so the server sees the stream once and the core gets the
+/// refusal to decide on.
 #[tokio::test]
 async fn an_http2_refused_stream_reaches_the_server_once() {
     let (listener, addr) = listen().await;
@@ -157,7 +158,9 @@ async fn an_http2_refused_stream_reaches_the_server_once() {
 }
 
 /// A redirect is the server's answer; reqwest's default policy would
-/// follow it (re-sending a 307's body). The engine returns it.
+/// follow a 303 with a GET, a request the caller never made (a 307 or 308
+/// it could only follow by re-sending the body, which the engine never
+/// lets reqwest clone). The engine returns both.
 #[tokio::test]
 async fn a_redirect_is_returned_and_never_followed() {
     let (listener, addr) = listen().await;
@@ -170,24 +173,23 @@ async fn a_redirect_is_returned_and_never_followed() {
                 let mut reader = RequestReader::new(tcp);
                 while let Some(request) = reader.next_request().await {
                     ledger.record(&request);
-                    reader
-                        .respond(
-                            b"HTTP/1.1 307 Temporary Redirect\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n",
-                        )
-                        .await;
+                    let reply: &[u8] = if request.starts_with(b"POST /see-other") {
+                        b"HTTP/1.1 303 See Other\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n"
+                    } else {
+                        b"HTTP/1.1 307 Temporary Redirect\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n"
+                    };
+                    reader.respond(reply).await;
                 }
             });
         }
     });
     let engine = ReqwestEngine::builder().build().unwrap();
-    let (status, _) = fetch(
-        &engine,
-        post(&format!("http://{addr}/pay"), "pay"),
-        &attempt(),
-    )
-    .await
-    .unwrap();
-    assert_eq!(status, 307);
-    assert_eq!(ledger.count("POST /pay"), 1);
+    for (path, expected) in [("/see-other", 303), ("/pay", 307)] {
+        let url = format!("http://{addr}{path}");
+        let (status, _) = fetch(&engine, post(&url, "pay"), &attempt()).await.unwrap();
+        assert_eq!(status, expected);
+        assert_eq!(ledger.count(&format!("POST {path}")), 1);
+    }
+    assert_eq!(ledger.count("GET /elsewhere"), 0, "{:?}", ledger.0);
     assert_eq!(ledger.count("POST /elsewhere"), 0, "{:?}", ledger.0);
 }
