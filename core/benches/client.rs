@@ -5,9 +5,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use evident_core::client::{Body, CallOptions, ClientBuilder, blocking};
-use evident_core::engine::{
-    AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, Engine,
-};
+use evident_core::engine::{AttemptBody, BlockingAttemptBody, BlockingEngine, Engine};
 use evident_core::resilience::PipelineConfig;
 use evident_core::testing::{ScriptedEngine, Step};
 use evident_core::{Progress, RetryPolicy};
@@ -26,11 +24,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             rt.block_on(async {
                 let request = http::Request::get(URL).body(AttemptBody::Empty).unwrap();
-                let context = AttemptContext {
-                    progress: progress.clone(),
-                    deadline: None,
-                    resend_count: 0,
-                };
+                let context = evident_core::testing::attempt_context(progress.clone(), None);
                 let response = Engine::send(&engine, request, &context).await.unwrap();
                 black_box(response.into_body().collect().await.unwrap().to_bytes())
             })
@@ -60,11 +54,7 @@ fn bench(c: &mut Criterion) {
             let request = http::Request::get(URL)
                 .body(BlockingAttemptBody::Empty)
                 .unwrap();
-            let context = AttemptContext {
-                progress: progress.clone(),
-                deadline: None,
-                resend_count: 0,
-            };
+            let context = evident_core::testing::attempt_context(progress.clone(), None);
             let response = BlockingEngine::send(&engine, request, &context).unwrap();
             let mut body = response.into_body();
             while let Some(chunk) = body.next_chunk().unwrap() {

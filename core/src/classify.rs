@@ -9,17 +9,24 @@
 //!
 //! The order of the rules, and why:
 //!
-//! 1. **Protocol proofs win.** HTTP/2 `REFUSED_STREAM`, or a stream excluded
-//!    by a GOAWAY, proves the peer did not process the request, whatever else
-//!    was seen (RFC 9113 §8.7).
-//! 2. **After a response head** every failure is
+//! 1. **A response head received beats everything.** Once a head arrived,
+//!    the server acted: every failure, an HTTP/2 `REFUSED_STREAM` or GOAWAY
+//!    arriving afterwards included, is
 //!    [`ExecutionEvidence::Responded`](crate::ExecutionEvidence::Responded).
+//! 2. **Protocol proofs beat bytes written.** HTTP/2 `REFUSED_STREAM`, or a
+//!    stream excluded by a GOAWAY, proves the peer did not process the
+//!    request, however many bytes were written (RFC 9113 §8.7).
 //! 3. **Signals that can only come from a pre-write stage** (name not found,
-//!    connection refused, TLS handshake failures) prove "not sent", unless the
-//!    progress contradicts them.
+//!    connection refused, TLS handshake failures) prove "not sent" only when
+//!    the progress agrees: its stage is at or before the stage the signal
+//!    implies and no write started, or exact counting shows no write ever
+//!    started. An engine that cannot count bytes, or reports no stage,
+//!    cannot turn a misread signal into a duplicate.
 //! 4. **Progress that never left connection set-up** proves "not sent".
-//! 5. **Exact write counting showing zero bytes** (or an engine handing the
-//!    request back untouched) proves "not sent".
+//! 5. **Exact write counting showing that no write ever started** (or an
+//!    engine handing the request back untouched) proves "not sent". A write
+//!    that started — even one still blocked on another thread when the core
+//!    gave up — is never "nothing written" (see [`crate::progress`]).
 //! 6. **Everything else is ambiguous.** A generic I/O error proves nothing on
 //!    its own; unknown progress is treated as "may have been sent".
 
@@ -115,7 +122,13 @@ pub enum GoAwayScope {
 pub fn classify(signal: EngineSignal, progress: &ProgressSnapshot) -> TransportFailure {
     let stage = progress.stage().unwrap_or(UNKNOWN_STAGE_FALLBACK);
 
-    // 1. Protocol proofs of non-processing win over every other signal.
+    // 1. After a response head, the request was answered: the head is direct
+    //    evidence that the server acted, which no later signal can undo.
+    if progress.head_received() {
+        return TransportFailure::after_response(category(signal, AttemptStage::ReadBody));
+    }
+
+    // 2. Protocol proofs of non-processing win over bytes written.
     match signal {
         EngineSignal::Http2RefusedStream => {
             return TransportFailure::not_processed(
@@ -139,25 +152,24 @@ pub fn classify(signal: EngineSignal, progress: &ProgressSnapshot) -> TransportF
         _ => {}
     }
 
-    // 2. After a response head, the request was answered.
-    if progress.head_received() {
-        return TransportFailure::after_response(category(signal, AttemptStage::ReadBody));
-    }
-
-    let wrote_something = progress.bytes_written() > 0 || progress.head_written();
-
-    // 3. Signals that can only arise before the first request byte.
+    // 3. Signals that can only arise before the first request byte, when
+    //    the progress agrees.
     if let Some(implied) = implied_pre_write_stage(signal) {
         let category = category(signal, implied.into());
-        return if wrote_something {
-            // Contradicted by the progress: believe the progress.
-            TransportFailure::sent_no_response(stage, category)
-        } else {
+        let stage_agrees = progress
+            .stage()
+            .is_some_and(|reached| reached <= AttemptStage::from(implied))
+            && !progress.write_started();
+        return if stage_agrees || progress.proves_nothing_written() {
             TransportFailure::not_sent(
                 NotSentProof::failed_before_write(implied),
                 implied.into(),
                 category,
             )
+        } else {
+            // The progress does not show the attempt was still before the
+            // write: believe the progress, never the signal alone.
+            TransportFailure::sent_no_response(stage, category)
         };
     }
 
@@ -174,7 +186,7 @@ pub fn classify(signal: EngineSignal, progress: &ProgressSnapshot) -> TransportF
     if let Some(proof) = NotSentProof::nothing_written(progress) {
         return TransportFailure::not_sent(proof, stage, category);
     }
-    if signal == EngineSignal::CancelledUnsent && !wrote_something {
+    if signal == EngineSignal::CancelledUnsent && !progress.write_started() {
         return TransportFailure::not_sent(
             NotSentProof::returned_unwritten_by_engine(),
             stage.max(AttemptStage::WriteHead),

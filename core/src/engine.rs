@@ -23,16 +23,61 @@ use crate::failure::BoxError;
 use crate::progress::Progress;
 
 /// What an engine knows about the attempt it runs.
+///
+/// Only the core builds it (the client, once per attempt; tests use
+/// [`crate::testing::attempt_context`]); engines read it through its
+/// accessors, so fields can be added without breaking any engine.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct AttemptContext {
+    progress: Progress,
+    deadline: Option<Instant>,
+    resend_count: u32,
+    fresh_connection: bool,
+}
+
+impl AttemptContext {
+    pub(crate) fn new(
+        progress: Progress,
+        deadline: Option<Instant>,
+        resend_count: u32,
+        fresh_connection: bool,
+    ) -> Self {
+        AttemptContext {
+            progress,
+            deadline,
+            resend_count,
+            fresh_connection,
+        }
+    }
+
     /// The attempt's progress record, to be fed from the engine's hooks.
-    pub progress: Progress,
+    /// Once the core gives up on the attempt it seals the record, and
+    /// [`Progress::start_write`] refuses: the engine must then write
+    /// nothing more for it and discard its connection.
+    pub fn progress(&self) -> &Progress {
+        &self.progress
+    }
+
     /// When the core will give up on this attempt. Async engines may ignore
     /// it (the core drops the attempt's future); blocking engines must bound
     /// their I/O by it, since a blocking call cannot be interrupted.
-    pub deadline: Option<Instant>,
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The attempt's index within its call (0 for the first attempt).
-    pub resend_count: u32,
+    pub fn resend_count(&self) -> u32 {
+        self.resend_count
+    }
+
+    /// Whether the attempt must run on a new connection: no pooled
+    /// connection may carry it. The core asks for this after a 421
+    /// Misdirected Request, which RFC 9110 §15.5.20 lets the client retry
+    /// only on another connection.
+    pub fn requires_fresh_connection(&self) -> bool {
+        self.fresh_connection
+    }
 }
 
 /// A failed attempt, as an engine reports it: the normalized signal and the
@@ -182,7 +227,7 @@ impl http_body::Body for AttemptBody {
 ///         _request: http::Request<AttemptBody>,
 ///         attempt: &AttemptContext,
 ///     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
-///         attempt.progress.enter(AttemptStage::Connect);
+///         attempt.progress().enter(AttemptStage::Connect);
 ///         Err(EngineFailure::signal_only(EngineSignal::ConnectionRefused))
 ///     }
 /// }
@@ -252,7 +297,7 @@ pub trait BlockingEngine: Send + Sync + 'static {
     fn name(&self) -> &'static str;
 
     /// Sends one attempt and returns the response at its head. The engine
-    /// must bound every blocking operation by [`AttemptContext::deadline`].
+    /// must bound every blocking operation by [`AttemptContext::deadline()`].
     fn send(
         &self,
         request: http::Request<BlockingAttemptBody>,

@@ -312,8 +312,20 @@ impl NotSentProof {
     /// Nothing was written for this request on its connection.
     ///
     /// Returns a proof only when the progress was counted exactly by the
-    /// engine's transport and shows zero request bytes written and no head
-    /// written. Progress without exact write counting proves nothing.
+    /// engine's transport and shows that no write for this request ever
+    /// started (so none can still be under way on another thread): zero
+    /// bytes, no head written, no write begun. Progress without exact write
+    /// counting proves nothing.
+    ///
+    /// ```
+    /// use evident_core::{NotSentProof, Progress};
+    ///
+    /// let progress = Progress::new();
+    /// progress.counts_writes_exactly();
+    /// assert!(NotSentProof::nothing_written(&progress.snapshot()).is_some());
+    /// progress.start_write().unwrap();
+    /// assert!(NotSentProof::nothing_written(&progress.snapshot()).is_none());
+    /// ```
     pub const fn nothing_written(progress: &ProgressSnapshot) -> Option<Self> {
         if progress.proves_nothing_written() {
             Some(NotSentProof {

@@ -8,6 +8,15 @@
 //! combined with what the caller **declared** ([`Idempotency`]). Never from
 //! the HTTP method.
 //!
+//! The evidence is conservative: a response head beats every later signal,
+//! an HTTP/2 protocol proof beats bytes written, a pre-write signal
+//! (refused, name not found, TLS) proves "not sent" only at a pre-write
+//! stage or with exact counting showing that no write ever started, and an
+//! attempt the core gave up on is sealed so its connection writes nothing
+//! more. Three answered statuses prove by their RFCs that the request was
+//! not processed — 408, 421 (retried on a new connection) and 425 — and are
+//! retried whatever the idempotency.
+//!
 //! * [`failure`]: the vocabulary, with constructors that carry their proof.
 //! * [`progress`]: the per-attempt record that engine adapters feed.
 //! * [`classify()`]: one function turning an engine's [`EngineSignal`] and
@@ -38,7 +47,7 @@ pub use config::ConfigError;
 pub use decide::{
     BodyReplay, BudgetConfig, Decision, DelaySource, Idempotency, Outcome, RandomSource,
     RetryAfter, RetryBudget, RetryContext, RetryPolicy, RetryPolicyBuilder, RetryReason,
-    RetryTable, StopReason, XorShiftRandom, is_retryable_status,
+    RetryTable, StopReason, XorShiftRandom, is_retryable_status, status_proves_not_processed,
 };
 pub use engine::{
     AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
@@ -50,4 +59,4 @@ pub use failure::{
     PreWriteStage, TransportFailure,
 };
 pub use observe::{AttemptRecord, CallInfo, Observer, RejectionKind};
-pub use progress::{Progress, ProgressSnapshot};
+pub use progress::{AttemptSealed, Progress, ProgressSnapshot};

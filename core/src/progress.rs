@@ -10,6 +10,27 @@
 //! Progress is monotonic: stages only move forward, counters only grow and
 //! flags are only set. An adapter that cannot observe some fact simply never
 //! reports it, and the classification falls back to the conservative answer.
+//!
+//! # Why "a write started" and sealing
+//!
+//! An engine's connection may live in another task or thread than the
+//! attempt. A counter that is bumped only when a write *returns* cannot tell
+//! the core, which snapshots the record the moment its timer fires, that a
+//! write is under way: the snapshot would show exact counting with zero
+//! bytes, and "nothing written" would be claimed for a request whose bytes
+//! may be on the wire. So a counting layer calls [`Progress::start_write`]
+//! *before* it hands bytes to the socket or TLS layer, and "nothing written"
+//! ([`ProgressSnapshot::proves_nothing_written`]) holds only when no write
+//! ever started.
+//!
+//! Once the core has given up on an attempt (its timer fired, the deadline
+//! passed, the call was cancelled), it [`seals`](Progress::seal) the record
+//! and classifies from the snapshot the seal returns. From then on
+//! [`Progress::start_write`] refuses: the counting layer fails the write with
+//! an I/O error, so the connection writes nothing more for that attempt and
+//! is discarded instead of pooled. Setting "write started" and sealing are
+//! one atomic operation on the same word, so either the write started before
+//! the seal (and the sealed snapshot shows it) or it is refused.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
@@ -22,6 +43,10 @@ const REUSED: u8 = 1 << 2;
 const HEAD_WRITTEN: u8 = 1 << 3;
 const HEAD_RECEIVED: u8 = 1 << 4;
 const BODY_WRITTEN: u8 = 1 << 5;
+const WRITE_STARTED: u8 = 1 << 6;
+const SEALED: u8 = 1 << 7;
+/// Flags that show a request byte may have been handed to the connection.
+const ANY_WRITE: u8 = WRITE_STARTED | HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED;
 
 #[derive(Debug, Default)]
 struct Cell {
@@ -76,8 +101,57 @@ impl Progress {
         self.set(WRITES_COUNTED);
     }
 
-    /// Adds `n` request bytes accepted by the connection for this request.
+    /// Records that a write for this request is about to hand bytes to the
+    /// socket or TLS layer. A counting layer calls it *before* every write,
+    /// so a snapshot taken while the write is still in progress (by the core
+    /// on another thread) never shows "nothing written".
+    ///
+    /// Fails once the core [sealed](Self::seal) the attempt: the caller must
+    /// then not write (fail the write with
+    /// [`AttemptSealed::into_io_error`]), so the connection is abandoned.
+    ///
+    /// ```
+    /// use evident_core::Progress;
+    ///
+    /// let progress = Progress::new();
+    /// progress.counts_writes_exactly();
+    /// assert!(progress.start_write().is_ok());
+    /// // A write started: zero counted bytes no longer prove anything.
+    /// assert!(!progress.snapshot().proves_nothing_written());
+    ///
+    /// progress.seal();
+    /// assert!(progress.start_write().is_err());
+    /// ```
+    pub fn start_write(&self) -> Result<(), AttemptSealed> {
+        self.cell
+            .flags
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |flags| {
+                (flags & SEALED == 0).then_some(flags | WRITE_STARTED)
+            })
+            .map(drop)
+            .map_err(|_| AttemptSealed)
+    }
+
+    /// Seals the record: the core has given up on this attempt. Returns the
+    /// snapshot taken at the seal, which the core classifies from. After
+    /// it, [`Self::start_write`] refuses.
+    pub fn seal(&self) -> ProgressSnapshot {
+        let flags = self.cell.flags.fetch_or(SEALED, Ordering::AcqRel) | SEALED;
+        self.snapshot_with(flags)
+    }
+
+    /// Whether the core sealed this attempt.
+    pub fn is_sealed(&self) -> bool {
+        self.cell.flags.load(Ordering::Acquire) & SEALED != 0
+    }
+
+    /// Adds `n` request bytes accepted by the connection for this request
+    /// (a write that accepted bytes has started, whether or not
+    /// [`Self::start_write`] was called).
     pub fn wrote(&self, n: usize) {
+        if n > 0 {
+            self.set(WRITE_STARTED);
+        }
         self.cell.written.fetch_add(n as u64, Ordering::AcqRel);
     }
 
@@ -120,9 +194,12 @@ impl Progress {
     /// fields only grow, so a snapshot never claims less progress than was
     /// made before it was taken.
     pub fn snapshot(&self) -> ProgressSnapshot {
-        let c = &*self.cell;
         // Flags first: a flag set after this read can only add progress.
-        let flags = c.flags.load(Ordering::Acquire);
+        self.snapshot_with(self.cell.flags.load(Ordering::Acquire))
+    }
+
+    fn snapshot_with(&self, flags: u8) -> ProgressSnapshot {
+        let c = &*self.cell;
         ProgressSnapshot {
             stage: AttemptStage::from_index(c.stage.load(Ordering::Acquire).wrapping_sub(1)),
             flags,
@@ -146,6 +223,60 @@ impl Progress {
         self.cell.flags.fetch_or(bits, Ordering::AcqRel);
     }
 }
+
+/// Seals an attempt's progress when dropped, unless the attempt was
+/// settled first. The async client holds one across the await of an
+/// attempt, so an attempt abandoned in any way — its timer fired, or the
+/// caller dropped the whole call — is sealed.
+#[derive(Debug)]
+pub(crate) struct SealOnDrop(Option<Progress>);
+
+impl SealOnDrop {
+    pub(crate) fn new(progress: &Progress) -> Self {
+        SealOnDrop(Some(progress.clone()))
+    }
+
+    /// The core gave up on the attempt (it failed or timed out): seals it
+    /// and returns the snapshot to classify from.
+    pub(crate) fn seal(mut self) -> ProgressSnapshot {
+        self.0.take().map(|p| p.seal()).unwrap_or_default()
+    }
+
+    /// The attempt was answered and may still be in use (a streamed body):
+    /// a snapshot, no seal.
+    pub(crate) fn answered(mut self) -> ProgressSnapshot {
+        self.0.take().map(|p| p.snapshot()).unwrap_or_default()
+    }
+}
+
+impl Drop for SealOnDrop {
+    fn drop(&mut self) {
+        if let Some(progress) = self.0.take() {
+            progress.seal();
+        }
+    }
+}
+
+/// The error of [`Progress::start_write`] once the core gave up on the
+/// attempt: nothing more may be written for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AttemptSealed;
+
+impl AttemptSealed {
+    /// The error a counting layer fails the write with: the connection is
+    /// broken for its engine and never reused.
+    pub fn into_io_error(self) -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::BrokenPipe, self)
+    }
+}
+
+impl std::fmt::Display for AttemptSealed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the attempt was abandoned by the core; nothing more is written for it")
+    }
+}
+
+impl std::error::Error for AttemptSealed {}
 
 /// A copy of an attempt's progress at one moment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -203,6 +334,17 @@ impl ProgressSnapshot {
         self.flags & HEAD_RECEIVED != 0
     }
 
+    /// Whether a write for this request ever started (bytes were about to
+    /// be, or were, handed to the connection).
+    pub const fn write_started(&self) -> bool {
+        self.flags & ANY_WRITE != 0 || self.written > 0
+    }
+
+    /// Whether the core had sealed the attempt when this copy was taken.
+    pub const fn sealed(&self) -> bool {
+        self.flags & SEALED != 0
+    }
+
     /// The HTTP/2 stream id, when known.
     pub const fn stream_id(&self) -> Option<u32> {
         if self.stream_id == 0 {
@@ -213,23 +355,18 @@ impl ProgressSnapshot {
     }
 
     /// Whether this progress alone proves that no request byte was written:
-    /// the writes were counted exactly, none were, and neither the head
-    /// nor a response was seen.
+    /// the writes were counted exactly, no write ever started (so none can
+    /// be in progress on another thread), and neither the head nor a
+    /// response was seen.
     pub const fn proves_nothing_written(&self) -> bool {
-        self.writes_counted_exactly()
-            && self.written == 0
-            && self.flags & (HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED) == 0
+        self.writes_counted_exactly() && !self.write_started()
     }
 
     /// Whether the attempt provably never got past the connection set-up
     /// stages (resolve, connect, TLS).
     pub const fn still_before_write(&self) -> bool {
         match self.stage {
-            Some(s) => {
-                s.pre_write().is_some()
-                    && self.written == 0
-                    && self.flags & (HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED) == 0
-            }
+            Some(s) => s.pre_write().is_some() && !self.write_started(),
             None => false,
         }
     }
@@ -277,5 +414,77 @@ mod tests {
         p.renew();
         late_hook.wrote(10);
         assert_eq!(p.snapshot().bytes_written(), 0);
+    }
+
+    #[test]
+    fn a_started_write_forbids_nothing_written_even_before_any_byte_is_counted() {
+        let p = Progress::new();
+        p.counts_writes_exactly();
+        p.enter(AttemptStage::WriteHead);
+        p.start_write().unwrap();
+        let seen = p.snapshot();
+        assert_eq!(seen.bytes_written(), 0);
+        assert!(seen.write_started());
+        assert!(!seen.proves_nothing_written());
+    }
+
+    #[test]
+    fn a_started_write_is_no_longer_before_write_whatever_the_stage() {
+        let p = Progress::new();
+        p.enter(AttemptStage::Tls);
+        assert!(p.snapshot().still_before_write());
+        p.start_write().unwrap();
+        assert!(!p.snapshot().still_before_write());
+    }
+
+    #[test]
+    fn after_the_seal_no_write_may_start_and_the_seal_snapshot_shows_earlier_starts() {
+        let p = Progress::new();
+        p.counts_writes_exactly();
+        p.start_write().unwrap();
+        let sealed = p.seal();
+        assert!(sealed.sealed());
+        assert!(sealed.write_started());
+        assert_eq!(p.start_write(), Err(AttemptSealed));
+        assert!(p.is_sealed());
+
+        let untouched = Progress::new();
+        untouched.counts_writes_exactly();
+        let sealed = untouched.seal();
+        assert!(sealed.proves_nothing_written());
+        assert!(untouched.start_write().is_err());
+        // A refused write leaves the record as it was sealed.
+        assert!(untouched.snapshot().proves_nothing_written());
+        assert_eq!(
+            AttemptSealed.into_io_error().kind(),
+            std::io::ErrorKind::BrokenPipe
+        );
+    }
+
+    #[test]
+    fn a_write_racing_the_seal_is_either_seen_by_the_seal_or_refused() {
+        // Whatever the interleaving, the two answers are consistent.
+        for _ in 0..200 {
+            let p = Progress::new();
+            p.counts_writes_exactly();
+            let writer = p.clone();
+            let handle = std::thread::spawn(move || writer.start_write().is_ok());
+            let sealed = p.seal();
+            let started = handle.join().unwrap();
+            assert_eq!(started, sealed.write_started());
+        }
+    }
+
+    #[test]
+    fn renewing_a_sealed_record_starts_an_unsealed_one() {
+        let mut p = Progress::new();
+        p.seal();
+        p.renew();
+        assert!(!p.is_sealed());
+        assert!(p.start_write().is_ok());
+        let late_hook = p.clone();
+        late_hook.seal();
+        p.renew();
+        assert!(!p.is_sealed(), "a hook's record is detached, not reset");
     }
 }

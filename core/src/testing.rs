@@ -194,6 +194,9 @@ pub struct SeenRequest {
     pub uri: Uri,
     /// The headers, as sent.
     pub headers: HeaderMap,
+    /// Whether the core required a new connection for this attempt
+    /// ([`AttemptContext::requires_fresh_connection`]).
+    pub fresh_connection: bool,
 }
 
 /// An engine replaying a script: attempt N gets step N, the last one repeats.
@@ -244,9 +247,10 @@ impl ScriptedEngine {
                 method: request.method().clone(),
                 uri: request.uri().clone(),
                 headers: request.headers().clone(),
+                fresh_connection: attempt.requires_fresh_connection(),
             });
         let step = self.steps[i.min(self.steps.len() - 1)].clone();
-        step.reached.apply(&attempt.progress);
+        step.reached.apply(attempt.progress());
         step
     }
 }
@@ -335,7 +339,7 @@ impl Engine for ScriptedEngine {
                 let body = ScriptedBody {
                     chunks: chunks.into(),
                     then,
-                    progress: attempt.progress.clone(),
+                    progress: attempt.progress().clone(),
                     clock: None,
                     deadline: None,
                 };
@@ -371,19 +375,44 @@ impl BlockingEngine for ScriptedEngine {
                 let body: Box<dyn BlockingResponseBody> = Box::new(ScriptedBody {
                     chunks: chunks.into(),
                     then,
-                    progress: attempt.progress.clone(),
+                    progress: attempt.progress().clone(),
                     clock: self.clock.clone(),
-                    deadline: attempt.deadline,
+                    deadline: attempt.deadline(),
                 });
                 Ok(response(status, headers, body))
             }
             Outcome::Fail(signal) => Err(EngineFailure::signal_only(signal)),
             Outcome::Hang => {
-                wait_for_deadline(self.clock.as_ref(), attempt.deadline);
+                wait_for_deadline(self.clock.as_ref(), attempt.deadline());
                 Err(EngineFailure::signal_only(EngineSignal::TimedOut))
             }
         }
     }
+}
+
+/// The context the client gives an engine for one attempt, for tests that
+/// drive an engine directly (engines cannot build one themselves).
+///
+/// ```
+/// use evident_core::Progress;
+/// use evident_core::testing::attempt_context;
+///
+/// let attempt = attempt_context(Progress::new(), None);
+/// assert_eq!(attempt.resend_count(), 0);
+/// assert!(!attempt.requires_fresh_connection());
+/// ```
+pub fn attempt_context(progress: Progress, deadline: Option<std::time::Instant>) -> AttemptContext {
+    AttemptContext::new(progress, deadline, 0, false)
+}
+
+/// Like [`attempt_context`], for the retry (resend count 1) that must not
+/// use a pooled connection, as the client asks after a 421 Misdirected
+/// Request.
+pub fn fresh_connection_attempt_context(
+    progress: Progress,
+    deadline: Option<std::time::Instant>,
+) -> AttemptContext {
+    AttemptContext::new(progress, deadline, 1, true)
 }
 
 /// A blocking engine bounds its I/O by the attempt deadline and then reports

@@ -499,6 +499,25 @@ async fn every_rule_of_the_table_is_reachable_end_to_end() {
             ],
             CallOptions::new(),
         ),
+        // request_timeout, misdirected_request and too_early, with nothing
+        // declared: the statuses themselves prove non-processing
+        (
+            builder().policy(
+                RetryPolicy::builder()
+                    .max_attempts(4)
+                    .jitter(0.0)
+                    .no_budget()
+                    .build()
+                    .unwrap(),
+            ),
+            vec![
+                Step::respond(408, ""),
+                Step::respond(421, ""),
+                Step::respond(425, ""),
+                Step::respond(200, ""),
+            ],
+            CallOptions::new(),
+        ),
         // attempts_exhausted
         (builder(), vec![refused()], CallOptions::new()),
         // safely_idempotent then retryable_status, then status_not_retryable

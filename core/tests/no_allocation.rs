@@ -104,7 +104,7 @@ fn deciding_and_classifying_allocate_nothing() {
 /// Allocations of `n` direct engine sends of the scripted steps, building
 /// each request as the client does (the head cloned per attempt).
 fn direct_engine_allocations(steps: &[evident_core::testing::Step]) -> usize {
-    use evident_core::engine::{AttemptContext, BlockingAttemptBody, BlockingEngine};
+    use evident_core::engine::{BlockingAttemptBody, BlockingEngine};
     let engine = evident_core::testing::ScriptedEngine::new(steps.to_vec());
     let head = http::Request::get("http://127.0.0.1:8080/x")
         .header("accept", "*/*")
@@ -117,11 +117,7 @@ fn direct_engine_allocations(steps: &[evident_core::testing::Step]) -> usize {
             *request.method_mut() = head.method().clone();
             *request.uri_mut() = head.uri().clone();
             *request.headers_mut() = head.headers().clone();
-            let context = AttemptContext {
-                progress: progress.clone(),
-                deadline: None,
-                resend_count: 0,
-            };
+            let context = evident_core::testing::attempt_context(progress.clone(), None);
             if let Ok(response) = BlockingEngine::send(&engine, request, &context) {
                 let mut body = response.into_body();
                 while let Ok(Some(_)) = body.next_chunk() {}

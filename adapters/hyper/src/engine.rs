@@ -44,6 +44,12 @@ impl HyperEngine {
         HyperEngineBuilder::default()
     }
 
+    /// The connection pool, for tests that place a connection in it.
+    #[cfg(test)]
+    pub(crate) fn pool(&self) -> &Pool {
+        &self.inner.pool
+    }
+
     pub(crate) fn from_config(config: Config) -> Self {
         let pool = Arc::new(Pool::new(config.max_idle_per_origin));
         HyperEngine {
@@ -63,13 +69,20 @@ impl Engine for HyperEngine {
         request: Request<AttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<Response<ResponseBody>, EngineFailure> {
-        let progress = &attempt.progress;
+        let progress = attempt.progress();
         let inner = &self.inner;
         // Finding a connection: nothing of this request can be written yet.
         progress.enter(AttemptStage::Resolve);
         let origin = Origin::from_uri(request.uri())
             .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
-        let conn = match inner.pool.checkout(&origin).await {
+        // After a 421 the core asks for a new connection: the pool is not
+        // consulted (a new HTTP/2 connection then replaces the shared one).
+        let pooled = if attempt.requires_fresh_connection() {
+            None
+        } else {
+            inner.pool.checkout(&origin).await
+        };
+        let conn = match pooled {
             Some(conn) => {
                 progress.connection_reused(true);
                 conn
@@ -92,7 +105,16 @@ impl Engine for HyperEngine {
         };
         match conn {
             Conn::H1(conn) => h1::send(conn, request, progress, origin, inner.pool.clone()).await,
-            Conn::H2(conn) => h2::send(conn, request, progress).await,
+            Conn::H2(conn) => {
+                let shared = conn.clone();
+                let response = h2::send(conn, request, progress).await?;
+                if response.status() == http::StatusCode::MISDIRECTED_REQUEST {
+                    // Not configured for this origin on this connection
+                    // (RFC 9110 §15.5.20): no later request may share it.
+                    inner.pool.remove_h2(&origin, &shared);
+                }
+                Ok(response)
+            }
         }
     }
 }

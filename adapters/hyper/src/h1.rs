@@ -10,7 +10,7 @@ use evident_core::{
     AttemptBody, AttemptStage, BoxError, EngineFailure, EngineSignal, Progress, ResponseBody,
 };
 use http::header::{CONTENT_LENGTH, HOST};
-use http::{HeaderValue, Request, Response, Uri, Version};
+use http::{HeaderValue, Request, Response, StatusCode, Uri, Version};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
@@ -35,8 +35,16 @@ impl H1Conn {
     /// Wraps `io` in a counting stream and starts hyper's connection task.
     /// No I/O happens here: HTTP/1.1 has no preface.
     pub(crate) async fn handshake(io: Transport) -> Result<H1Conn, hyper::Error> {
-        let slot = Arc::new(Slot::default());
         let probe = IdleProbe::new(io.tcp());
+        Self::handshake_over(io, probe).await
+    }
+
+    /// [`Self::handshake`] over any stream, with the probe of its socket.
+    async fn handshake_over<T>(io: T, probe: IdleProbe) -> Result<H1Conn, hyper::Error>
+    where
+        T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let slot = Arc::new(Slot::default());
         let io = TokioIo::new(CountingIo::new(io, slot.clone()));
         let (sender, connection) = http1::Builder::new().handshake(io).await?;
         // The connection's own error reaches the request in flight, which is
@@ -84,6 +92,9 @@ pub(crate) async fn send(
     match conn.sender.try_send_request(request).await {
         Ok(response) => {
             progress.head_received();
+            // A connection that answered 421 is not configured for this
+            // origin (RFC 9110 §15.5.20): no later request may reuse it.
+            let reusable = response.status() != StatusCode::MISDIRECTED_REQUEST;
             let (parts, incoming) = response.into_parts();
             let mut body = TrackedResponse {
                 incoming,
@@ -93,6 +104,7 @@ pub(crate) async fn send(
                     origin,
                     conn,
                     tracker,
+                    reusable,
                 }),
             };
             if body.incoming.is_end_stream() {
@@ -240,6 +252,8 @@ struct Release {
     origin: Origin,
     conn: H1Conn,
     tracker: Arc<Tracker>,
+    /// False after a 421 Misdirected Request.
+    reusable: bool,
 }
 
 /// The response body: counts bytes read, classifies errors, and releases
@@ -254,8 +268,9 @@ impl TrackedResponse {
     fn release(&mut self) {
         if let Some(r) = self.release.take() {
             // A request still being written (the server answered early)
-            // would leak its last bytes into the next request's count.
-            if r.tracker.fully_written() {
+            // would leak its last bytes into the next request's count; a
+            // sealed attempt's connection refuses writes and is abandoned.
+            if r.tracker.fully_written() && !r.tracker.sealed() && r.reusable {
                 r.conn.slot.set(None);
                 r.pool.put_h1(r.origin, r.conn);
             }
@@ -300,5 +315,172 @@ impl Body for TrackedResponse {
 
     fn size_hint(&self) -> SizeHint {
         self.incoming.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io;
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::task::Waker;
+    use std::time::Duration;
+
+    use evident_core::client::{Body, CallOptions, ClientBuilder};
+    use evident_core::resilience::PipelineConfig;
+    use evident_core::{AttemptStage, ExecutionEvidence, RetryPolicy, StopReason};
+    use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, ReadBuf};
+    use tokio::net::{TcpListener, TcpStream};
+
+    use super::*;
+    use crate::HyperEngine;
+
+    /// A stream whose writes block until the gate opens, as a socket whose
+    /// send buffer is full would: hyper's connection task sits in its first
+    /// write while the attempt's timer runs.
+    struct GatedIo {
+        inner: TcpStream,
+        gate: Arc<Gate>,
+    }
+
+    #[derive(Default)]
+    struct Gate {
+        open: AtomicBool,
+        waiting: Mutex<Option<Waker>>,
+        writes_tried: AtomicUsize,
+        bytes_passed: AtomicUsize,
+    }
+
+    impl Gate {
+        fn release(&self) {
+            self.open.store(true, Ordering::Release);
+            if let Some(waker) = self.waiting.lock().unwrap().take() {
+                waker.wake();
+            }
+        }
+    }
+
+    impl AsyncRead for GatedIo {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+        }
+    }
+
+    impl AsyncWrite for GatedIo {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            this.gate.writes_tried.fetch_add(1, Ordering::AcqRel);
+            if !this.gate.open.load(Ordering::Acquire) {
+                *this.gate.waiting.lock().unwrap() = Some(cx.waker().clone());
+                if !this.gate.open.load(Ordering::Acquire) {
+                    return Poll::Pending;
+                }
+            }
+            let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
+            if let Poll::Ready(Ok(n)) = polled {
+                this.gate.bytes_passed.fetch_add(n, Ordering::AcqRel);
+            }
+            polled
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+        }
+    }
+
+    /// Issue 9 item 1. Before the fix, the counting layer counted a write
+    /// only once it returned: the core's timer snapshot showed exact
+    /// counting with 0 bytes at `WriteHead`, the attempt became `NotSent`,
+    /// and this POST with nothing declared was sent again.
+    #[tokio::test(start_paused = true)]
+    async fn a_write_blocked_when_the_attempt_timer_fires_is_sent_no_response_and_nothing_more_is_written()
+     {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        // The server counts what reaches it until the client closes.
+        let server = tokio::spawn(async move {
+            let (mut conn, _) = listener.accept().await.unwrap();
+            let mut received = Vec::new();
+            let _ = conn.read_to_end(&mut received).await;
+            received.len()
+        });
+        let tcp = TcpStream::connect(addr).await.unwrap();
+        let probe = IdleProbe::new(&tcp);
+        let gate = Arc::new(Gate::default());
+        let io = GatedIo {
+            inner: tcp,
+            gate: gate.clone(),
+        };
+        let conn = H1Conn::handshake_over(io, probe).await.unwrap();
+        let url = format!("http://{addr}/pay");
+        let engine = HyperEngine::builder().build().unwrap();
+        let origin = Origin::from_uri(&url.parse().unwrap()).unwrap();
+        engine.pool().put_h1(origin, conn);
+
+        let client = ClientBuilder::new()
+            .policy(
+                RetryPolicy::builder()
+                    .max_attempts(2)
+                    .jitter(0.0)
+                    .no_budget()
+                    .build()
+                    .unwrap(),
+            )
+            .attempt_timeout(Duration::from_secs(1))
+            .pipeline(PipelineConfig::disabled())
+            .build(engine)
+            .unwrap();
+        let request = http::Request::post(&url).body(Body::from("{}")).unwrap();
+        let err = client
+            .execute(request, CallOptions::new())
+            .await
+            .unwrap_err();
+
+        assert!(
+            gate.writes_tried.load(Ordering::Acquire) > 0,
+            "hyper never tried to write: the test proves nothing"
+        );
+        let records = err.attempts();
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert_eq!(records[0].stage, Some(AttemptStage::WriteHead));
+        assert_eq!(records[0].evidence, Some(ExecutionEvidence::SentNoResponse));
+        assert_eq!(
+            records[0].decision.stop_reason(),
+            Some(StopReason::NotIdempotent)
+        );
+
+        // The write is released after the seal: it is refused, hyper closes
+        // the connection, and no byte of the abandoned request leaves.
+        gate.release();
+        assert_eq!(server.await.unwrap(), 0);
+        assert_eq!(gate.bytes_passed.load(Ordering::Acquire), 0);
+    }
+
+    #[tokio::test]
+    async fn a_sealed_attempts_connection_refuses_writes_and_flushes() {
+        let progress = Progress::new();
+        let tracker = Arc::new(Tracker::new(progress.clone()));
+        let slot = Arc::new(Slot::default());
+        slot.set(Some(tracker));
+        let mut io = CountingIo::new(Vec::new(), slot);
+        use tokio::io::AsyncWriteExt;
+        io.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
+        progress.seal();
+        let refused = io.write_all(b"host: a\r\n\r\n").await.unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::BrokenPipe);
+        assert!(io.flush().await.is_err());
+        assert_eq!(progress.snapshot().bytes_written(), 16);
     }
 }

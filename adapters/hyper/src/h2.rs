@@ -8,7 +8,10 @@
 //! sent" from a zero count), and reports:
 //!
 //! * `head_written` when h2 accepted the HEADERS frame for the stream
-//!   (`send_request` returned): queued, possibly not yet on the wire;
+//!   (`send_request` returned): queued, possibly not yet on the wire. It
+//!   also marks the write as started. Nothing is queued before it: a
+//!   stream h2 refuses to open was not written at all, which the engine
+//!   reports as handed back unsent;
 //! * `wrote(n)` for DATA payload bytes h2 accepted (headers not counted);
 //! * `body_written` when h2 accepted the frame carrying END_STREAM;
 //! * `stream_id` from `ResponseFuture::stream_id()`.

@@ -6,6 +6,13 @@
 //! accepted by the connection" means. An HTTP/1.1 connection carries one
 //! request at a time, so every byte hyper writes while a request's
 //! [`Tracker`] is in the connection's [`Slot`] belongs to that request.
+//!
+//! hyper writes from its connection task, not from the attempt's future, so
+//! the core may snapshot the progress while a write is under way. Before
+//! every write or flush the layer therefore records that a write started
+//! ([`Progress::start_write`]), and once the core has sealed the attempt it
+//! refuses the write with an I/O error: hyper then closes the connection,
+//! which is never pooled again.
 
 use std::io;
 use std::pin::Pin;
@@ -13,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
-use evident_core::Progress;
+use evident_core::{AttemptSealed, Progress};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::client::TlsStream;
@@ -174,6 +181,19 @@ impl Tracker {
         }
     }
 
+    /// A write or flush for this request is about to hand bytes to the
+    /// stream; refused once the core sealed the attempt.
+    fn start_write(&self) -> io::Result<()> {
+        self.progress
+            .start_write()
+            .map_err(|sealed| sealed.into_io_error())
+    }
+
+    /// Whether the core gave up on the attempt.
+    pub(crate) fn sealed(&self) -> bool {
+        self.progress.is_sealed()
+    }
+
     fn wrote(&self, n: usize) {
         if n > 0 {
             self.written.fetch_add(n as u64, Ordering::AcqRel);
@@ -258,6 +278,23 @@ impl Slot {
             f(t);
         }
     }
+
+    /// Records a write starting for the request in the slot, if any; fails
+    /// when its attempt was sealed.
+    fn start_write(&self) -> io::Result<()> {
+        match &*self.current.lock().unwrap_or_else(PoisonError::into_inner) {
+            Some(t) => t.start_write(),
+            None => Ok(()),
+        }
+    }
+
+    /// Fails when the request in the slot belongs to a sealed attempt.
+    fn refuse_if_sealed(&self) -> io::Result<()> {
+        match &*self.current.lock().unwrap_or_else(PoisonError::into_inner) {
+            Some(t) if t.sealed() => Err(AttemptSealed.into_io_error()),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// A stream that counts the bytes it accepts for the request in its slot.
@@ -290,6 +327,9 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        if let Err(e) = this.slot.start_write() {
+            return Poll::Ready(Err(e));
+        }
         let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
         if let Poll::Ready(Ok(n)) = polled {
             this.slot.with(|t| t.wrote(n));
@@ -303,6 +343,9 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        if let Err(e) = this.slot.start_write() {
+            return Poll::Ready(Err(e));
+        }
         let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
         if let Poll::Ready(Ok(n)) = polled {
             this.slot.with(|t| t.wrote(n));
@@ -316,6 +359,13 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        // A flush moves buffered bytes (TLS records) to the wire, so a
+        // sealed attempt's connection flushes nothing. It starts no write of
+        // its own (hyper flushes an empty buffer too): whatever it moves was
+        // accepted by `poll_write`, which recorded the start.
+        if let Err(e) = this.slot.refuse_if_sealed() {
+            return Poll::Ready(Err(e));
+        }
         let polled = Pin::new(&mut this.inner).poll_flush(cx);
         if let Poll::Ready(Ok(())) = polled {
             this.slot.with(Tracker::flushed);

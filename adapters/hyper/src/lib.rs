@@ -60,6 +60,18 @@
 //! reports as [`evident_core::EngineSignal::CancelledUnsent`]. In each case
 //! the core proves `NotSent`.
 //!
+//! **A write started; sealing.** hyper writes from its connection task, so
+//! the counting layer records that a write started before it hands bytes
+//! to the stream: a snapshot the core takes while that write is blocked
+//! never shows "nothing written". Once the core has sealed an attempt (its
+//! timer fired, the call was dropped), the layer refuses every further
+//! write and flush for it with an I/O error; hyper then closes the
+//! connection, which is never pooled.
+//!
+//! **A new connection after 421.** When the core asks for one
+//! ([`evident_core::AttemptContext::requires_fresh_connection`]) the pool is
+//! not consulted; an HTTP/1.1 connection that answered 421 is not pooled.
+//!
 //! # Errors
 //!
 //! Failures are [`evident_core::EngineFailure`]s whose signal comes from
@@ -69,15 +81,16 @@
 //! sets no timers: the core owns timeouts and drops the attempt's future.
 //!
 //! ```no_run
-//! use evident_core::{AttemptBody, AttemptContext, Engine, Progress};
+//! use evident_core::testing::attempt_context;
+//! use evident_core::{AttemptBody, Engine, Progress};
 //! use evident_hyper::HyperEngine;
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let engine = HyperEngine::builder().build()?;
-//! let attempt = AttemptContext { progress: Progress::new(), deadline: None, resend_count: 0 };
+//! let attempt = attempt_context(Progress::new(), None);
 //! let request = http::Request::get("http://127.0.0.1:8080/").body(AttemptBody::Empty)?;
 //! let response = engine.send(request, &attempt).await?;
-//! assert!(attempt.progress.snapshot().head_received());
+//! assert!(attempt.progress().snapshot().head_received());
 //! # let _ = response;
 //! # Ok(())
 //! # }

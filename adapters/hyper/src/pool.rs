@@ -106,7 +106,8 @@ impl Pool {
         self.lock().entry(origin).or_default().h2 = Some(conn);
     }
 
-    fn remove_h2(&self, origin: &Origin, conn: &H2Conn) {
+    /// Stops sharing `conn` for `origin` (if it still is the shared one).
+    pub(crate) fn remove_h2(&self, origin: &Origin, conn: &H2Conn) {
         let mut origins = self.lock();
         if let Some(entry) = origins.get_mut(origin) {
             if entry.h2.as_ref().is_some_and(|c| c.same_connection(conn)) {

@@ -41,7 +41,7 @@ async fn a_completed_request_reports_every_progress_fact_exactly() {
         "{text}"
     );
 
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.writes_counted_exactly());
     assert_eq!(
         seen.bytes_written(),
@@ -79,8 +79,8 @@ async fn a_pooled_connection_is_reused_for_the_next_request() {
     let second = attempt();
     fetch(&engine, get(&url), &second).await.unwrap();
 
-    assert_eq!(first.progress.snapshot().connection_reused(), Some(false));
-    let seen = second.progress.snapshot();
+    assert_eq!(first.progress().snapshot().connection_reused(), Some(false));
+    let seen = second.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(true));
     assert!(seen.writes_counted_exactly());
     assert!(seen.bytes_written() > 0 && seen.head_received());
@@ -94,7 +94,7 @@ async fn a_refused_connection_reports_connection_refused_at_connect() {
     let attempt = attempt();
     let failure = engine_send(&engine, &format!("http://{addr}/"), &attempt).await;
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::Connect));
     assert_eq!(seen.bytes_written(), 0);
     let verdict = classify(failure.signal(), &seen);
@@ -125,7 +125,7 @@ async fn a_server_closing_after_reading_the_request_is_connection_closed_with_th
         EngineSignal::ConnectionClosed,
         "{failure}"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.head_written() && seen.body_written() && !seen.head_received());
     assert_eq!(seen.bytes_written(), request.len() as u64);
     let verdict = classify(failure.signal(), &seen);
@@ -162,10 +162,13 @@ async fn a_pooled_connection_closed_by_the_server_never_yields_an_ambiguous_fail
     let attempt = attempt();
     match engine.send(get(&url), &attempt).await {
         // The health check at checkout discarded the dead connection.
-        Ok(_) => assert_eq!(attempt.progress.snapshot().connection_reused(), Some(false)),
+        Ok(_) => assert_eq!(
+            attempt.progress().snapshot().connection_reused(),
+            Some(false)
+        ),
         // Or the dead connection was caught before a byte was written.
         Err(failure) => {
-            let seen = attempt.progress.snapshot();
+            let seen = attempt.progress().snapshot();
             assert_eq!(seen.connection_reused(), Some(true));
             assert!(seen.proves_nothing_written(), "{seen:?}");
             let verdict = classify(failure.signal(), &seen);
@@ -190,7 +193,7 @@ async fn a_failing_request_body_reports_request_body() {
         .unwrap();
     let failure = engine.send(request, &attempt).await.unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::RequestBody, "{failure}");
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(!seen.body_written());
     assert_eq!(
         classify(failure.signal(), &seen).category(),
@@ -282,6 +285,91 @@ async fn an_idle_connection_the_server_closed_is_never_used_even_before_hyper_no
     let second = attempt();
     let (status, _) = fetch(&engine, post(&url, "pay"), &second).await.unwrap();
     assert_eq!(status.as_u16(), 200);
-    assert_eq!(second.progress.snapshot().connection_reused(), Some(false));
+    assert_eq!(
+        second.progress().snapshot().connection_reused(),
+        Some(false)
+    );
     server.join().unwrap();
+}
+
+/// Issue 9 item 8: RFC 9110 §15.5.20 lets a 421 be retried only on another
+/// connection. The retry asks for a fresh one, and the connection that
+/// answered 421 is never reused.
+#[tokio::test]
+async fn a_421_is_retried_on_a_new_connection_and_its_connection_is_not_reused() {
+    const MISDIRECTED: &[u8] = b"HTTP/1.1 421 Misdirected Request\r\ncontent-length: 0\r\n\r\n";
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            // Only the first connection is misdirected; it stays open.
+            let misdirected = count.fetch_add(1, Ordering::SeqCst) == 0;
+            tokio::spawn(async move {
+                let mut conn = RequestReader::new(tcp);
+                while conn.next_request().await.is_some() {
+                    conn.respond(if misdirected { MISDIRECTED } else { OK_HELLO })
+                        .await;
+                }
+            });
+        }
+    });
+    let client = evident_core::client::ClientBuilder::new()
+        .pipeline(evident_core::resilience::PipelineConfig::disabled())
+        .build(HyperEngine::builder().build().unwrap())
+        .unwrap();
+    let url = format!("http://{addr}/pay");
+    let post = || {
+        http::Request::post(&url)
+            .body(evident_core::client::Body::from("{}"))
+            .unwrap()
+    };
+    // A POST with nothing declared: the 421 itself proves non-processing.
+    let options = evident_core::client::CallOptions::new;
+    let response = client.execute(post(), options()).await.unwrap();
+    assert_eq!(response.body().as_ref(), b"hello");
+    let reasons: Vec<_> = evident_core::client::attempts_of(&response)
+        .iter()
+        .map(|r| r.decision.reason_str())
+        .collect();
+    assert_eq!(reasons, ["misdirected_request", "succeeded"]);
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+
+    // The next call reuses the good connection, never the misdirected one.
+    let response = client.execute(post(), options()).await.unwrap();
+    assert_eq!(evident_core::client::attempts_of(&response).len(), 1);
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_connection_that_answered_421_is_not_reused_by_the_next_request() {
+    const MISDIRECTED: &[u8] = b"HTTP/1.1 421 Misdirected Request\r\ncontent-length: 0\r\n\r\n";
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let misdirected = count.fetch_add(1, Ordering::SeqCst) == 0;
+            tokio::spawn(async move {
+                let mut conn = RequestReader::new(tcp);
+                while conn.next_request().await.is_some() {
+                    conn.respond(if misdirected { MISDIRECTED } else { OK_HELLO })
+                        .await;
+                }
+            });
+        }
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+    let first = attempt();
+    let response = engine.send(get(&url), &first).await.unwrap();
+    assert_eq!(response.status(), 421);
+    collect(response.into_body()).await.unwrap();
+    let second = attempt();
+    fetch(&engine, get(&url), &second).await.unwrap();
+    assert_eq!(
+        second.progress().snapshot().connection_reused(),
+        Some(false)
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }

@@ -43,7 +43,7 @@ async fn a_200_by_prior_knowledge_shares_one_connection_across_requests() {
     let first = attempt();
     let (status, body) = fetch(&engine, post(&url, "hello"), &first).await.unwrap();
     assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
-    let seen = first.progress.snapshot();
+    let seen = first.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     assert_eq!(seen.connection_reused(), Some(false));
     assert!(seen.head_written() && seen.body_written() && seen.head_received());
@@ -51,7 +51,7 @@ async fn a_200_by_prior_knowledge_shares_one_connection_across_requests() {
 
     let second = attempt();
     fetch(&engine, get(&url), &second).await.unwrap();
-    let seen = second.progress.snapshot();
+    let seen = second.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(3));
     assert_eq!(seen.connection_reused(), Some(true));
     assert_eq!(accepted.load(Ordering::SeqCst), 1);
@@ -70,7 +70,7 @@ async fn refused_stream_is_http2_refused_stream_with_the_stream_id() {
         EngineSignal::Http2RefusedStream,
         "{failure}"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     assert!(seen.head_written());
     let verdict = classify(failure.signal(), &seen);
@@ -91,7 +91,7 @@ async fn an_internal_error_reset_is_a_bare_stream_reset_and_proves_nothing() {
         EngineSignal::Http2StreamReset { reason: 2 },
         "{failure}"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
@@ -120,7 +120,7 @@ async fn a_stream_above_the_goaway_last_stream_id_is_excluded() {
         EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
         "{failure}"
     );
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotProcessed);
     assert_eq!(verdict.category(), FailureCategory::GoAway);
 }
@@ -146,7 +146,7 @@ async fn a_stream_covered_by_a_goaway_whose_connection_then_closes_is_ambiguous(
         EngineSignal::Http2GoAway(GoAwayScope::StreamCovered),
         "{failure}"
     );
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
     assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
 }
@@ -181,8 +181,69 @@ async fn a_connection_that_received_a_goaway_is_not_used_again() {
 
     let second = attempt();
     fetch(&engine, get(&url), &second).await.unwrap();
-    let seen = second.progress.snapshot();
+    let seen = second.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(false));
     assert_eq!(seen.stream_id(), Some(1));
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+/// After a 421 the core asks for a new connection; on HTTP/2 the new
+/// connection also replaces the shared one for later requests.
+#[tokio::test]
+async fn an_attempt_that_requires_a_fresh_connection_opens_a_new_http2_connection() {
+    let (addr, accepted) = h2_server(H2Reply::Hello).await;
+    let engine = h2_engine();
+    let url = format!("http://{addr}/");
+
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+    let fresh = evident_core::testing::fresh_connection_attempt_context(
+        evident_core::Progress::new(),
+        None,
+    );
+    fetch(&engine, get(&url), &fresh).await.unwrap();
+    let seen = fresh.progress().snapshot();
+    assert_eq!(seen.connection_reused(), Some(false));
+    assert_eq!(
+        seen.stream_id(),
+        Some(1),
+        "the first stream of a new connection"
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+
+    let later = attempt();
+    fetch(&engine, get(&url), &later).await.unwrap();
+    let seen = later.progress().snapshot();
+    assert_eq!(seen.connection_reused(), Some(true));
+    assert_eq!(
+        seen.stream_id(),
+        Some(3),
+        "the new connection is the shared one"
+    );
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn a_shared_http2_connection_that_answered_421_is_shared_no_more() {
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            let reply = if count.fetch_add(1, Ordering::SeqCst) == 0 {
+                H2Reply::Status(421)
+            } else {
+                H2Reply::Hello
+            };
+            tokio::spawn(serve_h2(tcp, reply));
+        }
+    });
+    let engine = h2_engine();
+    let url = format!("http://{addr}/");
+    let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
+    assert_eq!(status, 421);
+    let next = attempt();
+    let (status, _) = fetch(&engine, get(&url), &next).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(next.progress().snapshot().connection_reused(), Some(false));
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }

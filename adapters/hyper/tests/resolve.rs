@@ -20,7 +20,7 @@ async fn a_name_the_overrides_make_not_exist_is_name_not_found_at_resolve() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::NameNotFound);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::Resolve));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
@@ -75,7 +75,7 @@ async fn a_rejected_certificate_is_not_hidden_by_a_later_refused_address() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::TlsCertificate, "{failure}");
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
     assert_eq!(verdict.category(), FailureCategory::TlsCertificate);
 }

@@ -34,7 +34,7 @@ async fn a_200_over_https_with_http1_by_alpn_counts_plaintext_bytes() {
     assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
     let request = server.await.unwrap();
 
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.writes_counted_exactly());
     // Counted above TLS: the plaintext the server decrypted, not records.
     assert_eq!(seen.bytes_written(), request.len() as u64);
@@ -58,7 +58,7 @@ async fn a_200_over_https_with_http2_by_alpn_records_the_stream_id() {
         .unwrap();
     assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
 
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stream_id(), Some(1));
     assert!(
         !seen.writes_counted_exactly(),
@@ -83,7 +83,7 @@ async fn an_untrusted_certificate_is_a_tls_certificate_failure_before_any_write(
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::TlsCertificate, "{failure}");
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::Tls));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
@@ -104,7 +104,7 @@ async fn a_server_closing_during_the_handshake_is_a_tls_handshake_failure() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::TlsHandshake, "{failure}");
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
     assert_eq!(verdict.stage(), AttemptStage::Tls);
 }

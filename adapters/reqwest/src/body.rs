@@ -89,6 +89,11 @@ impl Body for TrackedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         let this = self.get_mut();
+        if let Err(sealed) = this.progress.start_write() {
+            // The core gave up on this attempt: fail the body, so hyper
+            // tears the connection down instead of writing more for it.
+            return Poll::Ready(Some(Err(Box::new(sealed.into_io_error()))));
+        }
         // hyper pulls frames only after it queued the head.
         this.progress.head_written();
         let frame = match &mut this.source {
@@ -124,7 +129,13 @@ impl Body for TrackedBody {
 
     fn is_end_stream(&self) -> bool {
         // hyper asks this right before it encodes the head, and again after
-        // each frame.
+        // each frame: the write starts here.
+        if self.progress.start_write().is_err() {
+            // Sealed by the core: "more to come", so that hyper asks for a
+            // frame, which fails (see `poll_frame`) before anything is
+            // flushed on HTTP/1.1.
+            return false;
+        }
         self.progress.enter(AttemptStage::WriteHead);
         let end = self.source_ended();
         if end {
@@ -250,6 +261,32 @@ mod tests {
         assert_eq!(seen.stage(), Some(AttemptStage::AwaitHead));
         assert!(seen.body_written());
         assert_eq!(seen.bytes_written(), (3 * MAX_FRAME_BYTES + 5) as u64);
+    }
+
+    #[tokio::test]
+    async fn a_sealed_attempt_starts_no_write_and_fails_its_body() {
+        let progress = Progress::new();
+        progress.enter(AttemptStage::Connect);
+        let mut body = TrackedBody::new(AttemptBody::Empty, progress.clone());
+        let sealed = progress.seal();
+        assert!(sealed.still_before_write());
+        assert!(!body.is_end_stream(), "hyper must ask for a frame");
+        let err = body.frame().await.unwrap().unwrap_err();
+        assert!(err.to_string().contains("abandoned"), "{err}");
+        let seen = progress.snapshot();
+        assert!(!seen.write_started() && !seen.head_written());
+        assert_eq!(seen.stage(), Some(AttemptStage::Connect));
+    }
+
+    #[test]
+    fn the_first_question_starts_the_write() {
+        let progress = Progress::new();
+        progress.enter(AttemptStage::Tls);
+        let body = TrackedBody::new(AttemptBody::Full(Some(Bytes::from("x"))), progress.clone());
+        assert!(progress.snapshot().still_before_write());
+        assert!(!body.is_end_stream());
+        let seen = progress.snapshot();
+        assert!(seen.write_started() && !seen.still_before_write());
     }
 
     #[test]

@@ -8,7 +8,7 @@ use evident_core::tls::{self, ALPN_H2, ALPN_HTTP1};
 use evident_core::{ConfigError, HostOverrides};
 use rustls::client::Resumption;
 
-use crate::engine::ReqwestEngine;
+use crate::engine::{Mode, ReqwestEngine};
 use crate::hooks::{HandshakeWatch, Resolver};
 
 /// How many idle connections reqwest's pool keeps per origin: the same as
@@ -129,25 +129,36 @@ impl ReqwestEngineBuilder {
         let mut tls = tls::client_config(self.root_certificates, alpn)?;
         tls.resumption = Resumption::store(Arc::new(HandshakeWatch::new()));
         let resolver = Resolver::new(self.host_overrides);
-
-        let mut by_alpn = client(tls.clone(), resolver.clone(), max_idle, &self.proxies);
-        if self.http1_only {
-            by_alpn = by_alpn.http1_only();
-        }
-        let by_alpn = by_alpn.build().map_err(reqwest_error)?;
+        let build = |max_idle: usize, prior_knowledge: bool| {
+            let mut builder = client(tls.clone(), resolver.clone(), max_idle, &self.proxies);
+            if self.http1_only {
+                builder = builder.http1_only();
+            }
+            if prior_knowledge {
+                builder = builder.http2_prior_knowledge();
+            }
+            builder.build().map_err(reqwest_error)
+        };
         // reqwest's prior knowledge applies to every origin of a client,
         // https included: a second client serves `http://` in that mode.
-        let prior_knowledge = if self.http2_prior_knowledge {
-            Some(
-                client(tls, resolver, max_idle, &self.proxies)
-                    .http2_prior_knowledge()
-                    .build()
-                    .map_err(reqwest_error)?,
-            )
-        } else {
-            None
+        // An attempt that must not reuse a connection (after a 421) goes
+        // through a client without a pool: reqwest has no per-request
+        // "fresh connection" switch.
+        let pooled = Mode {
+            by_alpn: build(max_idle, false)?,
+            prior_knowledge: match self.http2_prior_knowledge {
+                true => Some(build(max_idle, true)?),
+                false => None,
+            },
         };
-        Ok(ReqwestEngine::from_clients(by_alpn, prior_knowledge))
+        let fresh = Mode {
+            by_alpn: build(0, false)?,
+            prior_knowledge: match self.http2_prior_knowledge {
+                true => Some(build(0, true)?),
+                false => None,
+            },
+        };
+        Ok(ReqwestEngine::from_clients(pooled, fresh))
     }
 }
 

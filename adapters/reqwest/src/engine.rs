@@ -32,10 +32,19 @@ pub struct ReqwestEngine {
 
 #[derive(Debug)]
 struct Clients {
+    /// Reusing pooled connections.
+    pooled: Mode,
+    /// Without a pool: every attempt on a new connection.
+    fresh: Mode,
+}
+
+/// The reqwest clients of one pooling mode.
+#[derive(Debug)]
+pub(crate) struct Mode {
     /// `https://` (HTTP/2 or HTTP/1.1 by ALPN) and `http://` (HTTP/1.1).
-    by_alpn: reqwest::Client,
+    pub(crate) by_alpn: reqwest::Client,
     /// `http://` by HTTP/2 prior knowledge, when asked for.
-    prior_knowledge: Option<reqwest::Client>,
+    pub(crate) prior_knowledge: Option<reqwest::Client>,
 }
 
 impl ReqwestEngine {
@@ -46,15 +55,9 @@ impl ReqwestEngine {
         ReqwestEngineBuilder::default()
     }
 
-    pub(crate) fn from_clients(
-        by_alpn: reqwest::Client,
-        prior_knowledge: Option<reqwest::Client>,
-    ) -> Self {
+    pub(crate) fn from_clients(pooled: Mode, fresh: Mode) -> Self {
         ReqwestEngine {
-            inner: Arc::new(Clients {
-                by_alpn,
-                prior_knowledge,
-            }),
+            inner: Arc::new(Clients { pooled, fresh }),
         }
     }
 }
@@ -70,7 +73,7 @@ impl Engine for ReqwestEngine {
         request: Request<AttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<Response<ResponseBody>, EngineFailure> {
-        let progress = attempt.progress.clone();
+        let progress = attempt.progress().clone();
         // Finding a connection: nothing of this request can be written
         // until hyper asks the body about its end (see `body`). reqwest
         // resolves no IP literal, so for one the next step is connecting.
@@ -85,11 +88,18 @@ impl Engine for ReqwestEngine {
             AttemptStage::Resolve
         });
 
+        // After a 421 the core asks for another connection (RFC 9110
+        // §15.5.20): the client without a pool opens one.
+        let mode = if attempt.requires_fresh_connection() {
+            &self.inner.fresh
+        } else {
+            &self.inner.pooled
+        };
         let prior_knowledge = request.uri().scheme() == Some(&http::uri::Scheme::HTTP)
-            && self.inner.prior_knowledge.is_some();
-        let client = match &self.inner.prior_knowledge {
+            && mode.prior_knowledge.is_some();
+        let client = match &mode.prior_knowledge {
             Some(h2c) if prior_knowledge => h2c,
-            _ => &self.inner.by_alpn,
+            _ => &mode.by_alpn,
         };
 
         let (mut parts, body) = request.into_parts();

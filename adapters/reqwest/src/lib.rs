@@ -52,7 +52,7 @@
 //! | `Resolve` | entered when `send` starts (`Connect` for an IP literal, which reqwest never resolves) |
 //! | `Connect` | our resolver (`dns_resolver`) returned addresses |
 //! | `Tls` | rustls asked our session store for a ticket while building the ClientHello |
-//! | `WriteHead` | hyper asked the body `is_end_stream()`, just before it encodes the head or opens the stream |
+//! | `WriteHead`, write started | hyper asked the body `is_end_stream()`, just before it encodes the head or opens the stream |
 //! | `head_written` | hyper pulled the first body frame (or the body is empty) |
 //! | `wrote(n)` | body bytes hyper pulled (handed to hyper, not counted on the socket) |
 //! | `body_written` | the body ended |
@@ -60,6 +60,17 @@
 //! | `read(n)` | response body bytes |
 //! | `counts_writes_exactly` | **never** |
 //! | `connection_reused`, `stream_id` | **not known** |
+//!
+//! **A sealed attempt writes nothing more.** When the core gives up on an
+//! attempt it seals the progress; the body then refuses to start a write
+//! (`Progress::start_write`) and fails its next frame, so hyper tears the
+//! connection down instead of sending more of the request (on HTTP/1.1
+//! before anything of it was flushed; on HTTP/2 the stream is reset).
+//!
+//! **A fresh connection on request.** After a 421 the core asks for an
+//! attempt on a new connection (`AttemptContext::requires_fresh_connection`);
+//! reqwest has no per-request switch, so such attempts go through a second
+//! set of clients without a pool.
 //!
 //! The resolver and the TLS session store are shared by every request of a
 //! client; they find the attempt through a task-local set around the

@@ -42,7 +42,7 @@ async fn a_completed_request_reports_the_request_handed_over_and_the_response_re
         .await
         .unwrap();
     assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(S::ReadBody));
     assert!(seen.head_written() && seen.body_written() && seen.head_received());
     assert_eq!(seen.bytes_written(), 12, "body bytes handed to hyper");
@@ -71,7 +71,7 @@ async fn a_name_that_does_not_exist_fails_at_resolve_and_proves_not_sent() {
         judged(&failure, &attempt),
         (S::Resolve, C::NameNotFound, E::NotSent)
     );
-    assert_eq!(attempt.progress.snapshot().stage(), Some(S::Resolve));
+    assert_eq!(attempt.progress().snapshot().stage(), Some(S::Resolve));
 }
 
 #[tokio::test]
@@ -82,7 +82,7 @@ async fn a_refused_connection_fails_at_connect_after_the_resolver_answered() {
     let url = format!("http://svc.test:{}/", addr.port());
     let failure = fetch(&engine, post(&url, "x"), &attempt).await.unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
-    assert_eq!(attempt.progress.snapshot().stage(), Some(S::Connect));
+    assert_eq!(attempt.progress().snapshot().stage(), Some(S::Connect));
     assert_eq!(
         judged(&failure, &attempt),
         (S::Connect, C::ConnectionRefused, E::NotSent)
@@ -98,7 +98,7 @@ async fn an_ip_literal_is_never_resolved_and_starts_at_connect() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
-    assert_eq!(attempt.progress.snapshot().stage(), Some(S::Connect));
+    assert_eq!(attempt.progress().snapshot().stage(), Some(S::Connect));
 }
 
 #[tokio::test]
@@ -156,7 +156,7 @@ async fn a_reset_during_a_large_upload_is_seen_while_the_body_is_still_being_han
         .unwrap();
     let failure = fetch(&engine, request, &attempt).await.unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.head_written() && !seen.body_written());
     assert!(seen.bytes_written() < BODY as u64);
     assert_eq!(
@@ -182,7 +182,7 @@ async fn a_truncated_response_body_fails_at_read_body_after_the_response() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
-    assert_eq!(attempt.progress.snapshot().bytes_read(), 3);
+    assert_eq!(attempt.progress().snapshot().bytes_read(), 3);
     assert_eq!(
         judged(&failure, &attempt),
         (S::ReadBody, C::ConnectionClosed, E::Responded)
@@ -298,5 +298,36 @@ async fn an_unanswered_request_waits_at_await_head_until_the_core_gives_up() {
             .await
             .is_err()
     );
-    assert_eq!(attempt.progress.snapshot().stage(), Some(S::AwaitHead));
+    assert_eq!(attempt.progress().snapshot().stage(), Some(S::AwaitHead));
+}
+
+#[tokio::test]
+async fn an_attempt_that_requires_a_fresh_connection_never_reuses_the_pooled_one() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let (listener, addr) = listen().await;
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        while let Ok((tcp, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut reader = RequestReader::new(tcp);
+                while reader.next_request().await.is_some() {
+                    reader.respond(OK_HELLO).await;
+                }
+            });
+        }
+    });
+    let engine = engine(HostOverrides::new());
+    let url = format!("http://{addr}/");
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+    assert_eq!(accepted.load(Ordering::SeqCst), 1, "the pool is used");
+    let fresh = evident_core::testing::fresh_connection_attempt_context(
+        evident_core::Progress::new(),
+        None,
+    );
+    fetch(&engine, post(&url, "again"), &fresh).await.unwrap();
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }

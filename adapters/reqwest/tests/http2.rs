@@ -44,7 +44,7 @@ async fn prior_knowledge_speaks_http2_on_http_and_shares_one_connection() {
     let response = engine.send_for_test(post(&url, "hello"), &first).await;
     assert_eq!(response.version(), http::Version::HTTP_2);
     assert_eq!(&collect(response.into_body()).await.unwrap()[..], b"hello");
-    let seen = first.progress.snapshot();
+    let seen = first.progress().snapshot();
     assert!(seen.head_written() && seen.body_written() && seen.head_received());
     assert_eq!(seen.stream_id(), None, "reqwest does not expose stream ids");
 

@@ -114,7 +114,7 @@ async fn a_post_over_a_stale_pooled_connection_is_executed_at_most_once() {
             let (_, _, evidence) = judged(&failure, &post_attempt);
             if evidence == E::NotSent {
                 assert!(
-                    post_attempt.progress.snapshot().still_before_write(),
+                    post_attempt.progress().snapshot().still_before_write(),
                     "not sent only when hyper never touched the body: {failure}"
                 );
                 assert_eq!(ledger.count("POST /"), 0);

@@ -34,7 +34,7 @@ async fn a_200_over_https_with_http1_by_alpn_reports_the_whole_exchange() {
         .send_for_test(post(&url, "hi"), &attempt)
         .await;
     assert_eq!(response.version(), http::Version::HTTP_11);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.head_written() && seen.body_written() && seen.head_received());
 }
 
@@ -54,7 +54,7 @@ async fn https_negotiates_http2_by_alpn() {
     assert_eq!(response.version(), http::Version::HTTP_2);
     let body = collect(response.into_body()).await.unwrap();
     assert_eq!(&body[..], b"hello");
-    assert_eq!(attempt.progress.snapshot().bytes_read(), 5);
+    assert_eq!(attempt.progress().snapshot().bytes_read(), 5);
 }
 
 #[tokio::test]
@@ -71,7 +71,7 @@ async fn an_untrusted_certificate_is_a_permanent_failure_at_tls_before_any_write
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
-    assert_eq!(attempt.progress.snapshot().stage(), Some(S::Tls));
+    assert_eq!(attempt.progress().snapshot().stage(), Some(S::Tls));
     assert_eq!(
         judged(&failure, &attempt),
         (S::Tls, C::TlsCertificate, E::NotSent)
@@ -124,5 +124,5 @@ async fn a_refused_https_connection_never_reaches_the_tls_stage() {
         .await
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
-    assert_eq!(attempt.progress.snapshot().stage(), Some(S::Connect));
+    assert_eq!(attempt.progress().snapshot().stage(), Some(S::Connect));
 }

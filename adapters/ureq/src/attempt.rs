@@ -13,6 +13,7 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use evident_core::Progress;
@@ -27,6 +28,32 @@ pub(crate) struct Attempt {
     /// How the request body ends, so the transport can tell when it was
     /// written.
     pub(crate) body: BodyShape,
+    /// Set when the connection must not carry another request (it answered
+    /// 421 Misdirected Request).
+    pub(crate) misdirected: AtomicBool,
+}
+
+impl Attempt {
+    /// What the hooks need for an attempt.
+    pub(crate) fn new(progress: Progress, deadline: Option<Instant>, body: BodyShape) -> Self {
+        Attempt {
+            progress,
+            deadline,
+            body,
+            misdirected: AtomicBool::new(false),
+        }
+    }
+
+    /// Marks the attempt's connection as answering 421: it is not reused.
+    pub(crate) fn misdirected(&self) {
+        self.misdirected.store(true, Ordering::Release);
+    }
+
+    /// Whether the attempt's connection may go back to the pool: not once
+    /// the core sealed the attempt, nor after a 421.
+    pub(crate) fn connection_reusable(&self) -> bool {
+        !self.progress.is_sealed() && !self.misdirected.load(Ordering::Acquire)
+    }
 }
 
 /// What follows the request head on the wire.
@@ -75,11 +102,7 @@ mod tests {
     use super::*;
 
     fn attempt() -> Arc<Attempt> {
-        Arc::new(Attempt {
-            progress: Progress::new(),
-            deadline: None,
-            body: BodyShape::None,
-        })
+        Arc::new(Attempt::new(Progress::new(), None, BodyShape::None))
     }
 
     #[test]

@@ -23,18 +23,23 @@ use crate::classify::{ErrorSite, classify, classify_at, request_body_error};
 /// not to matter per attempt.
 const RESPONSE_CHUNK_SIZE: usize = 16 * 1024;
 
+/// The `max_idle_age` of a request that must not reuse a pooled connection:
+/// every idle connection is at least this old, so none qualifies.
+const FRESH_CONNECTION_MAX_IDLE_AGE: std::time::Duration = std::time::Duration::ZERO;
+
 /// The ureq engine: blocking, HTTP/1.1.
 ///
 /// ```no_run
-/// use evident_core::{AttemptContext, BlockingAttemptBody, BlockingEngine, Progress};
+/// use evident_core::{BlockingAttemptBody, BlockingEngine, Progress};
+/// use evident_core::testing::attempt_context;
 /// use evident_ureq::UreqEngine;
 ///
 /// # fn run() -> Result<(), Box<dyn std::error::Error>> {
 /// let engine = UreqEngine::builder().build()?;
-/// let attempt = AttemptContext { progress: Progress::new(), deadline: None, resend_count: 0 };
+/// let attempt = attempt_context(Progress::new(), None);
 /// let request = http::Request::get("http://127.0.0.1:8080/").body(BlockingAttemptBody::Empty)?;
 /// let response = engine.send(request, &attempt)?;
-/// assert!(attempt.progress.snapshot().head_received());
+/// assert!(attempt.progress().snapshot().head_received());
 /// # let _ = response;
 /// # Ok(())
 /// # }
@@ -63,14 +68,19 @@ impl UreqEngine {
         &self,
         request: http::Request<S>,
         deadline: Option<Instant>,
+        fresh_connection: bool,
     ) -> Result<ureq::http::Response<ureq::Body>, ureq::Error> {
         let budget = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let request = self
-            .agent
-            .configure_request(request)
-            .timeout_global(budget)
-            .build();
-        self.agent.run(request)
+        let mut config = self.agent.configure_request(request).timeout_global(budget);
+        if fresh_connection {
+            // ureq has no per-request "new connection" switch, but its pool
+            // hands out no connection idle for at least the request's
+            // `max_idle_age`. Zero excludes every pooled connection, so ureq
+            // connects anew. (ureq 3.5.2's pool also drops the connections
+            // it skips for this origin: a cost paid only after a 421.)
+            config = config.max_idle_age(FRESH_CONNECTION_MAX_IDLE_AGE);
+        }
+        self.agent.run(config.build())
     }
 }
 
@@ -84,11 +94,11 @@ impl BlockingEngine for UreqEngine {
         request: http::Request<BlockingAttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
-        let progress = &attempt.progress;
+        let progress = attempt.progress();
         // Every request byte goes through `CountingTransport`.
         progress.counts_writes_exactly();
         progress.enter(AttemptStage::Resolve);
-        if attempt.deadline.is_some_and(|d| d <= Instant::now()) {
+        if attempt.deadline().is_some_and(|d| d <= Instant::now()) {
             return Err(EngineFailure::signal_only(EngineSignal::TimedOut));
         }
 
@@ -107,21 +117,22 @@ impl BlockingEngine for UreqEngine {
             (true, false) => BodyShape::Immediate,
             (true, true) => BodyShape::AfterContinue,
         };
-        let _current = attempt::enter(Arc::new(Attempt {
-            progress: progress.clone(),
-            deadline: attempt.deadline,
-            body: shape,
-        }));
+        let _current = attempt::enter(Arc::new(Attempt::new(
+            progress.clone(),
+            attempt.deadline(),
+            shape,
+        )));
+        let fresh = attempt.requires_fresh_connection();
 
         let head = http::Request::from_parts(parts, ());
         let result = match body {
-            BlockingAttemptBody::Empty => self.run(head, attempt.deadline),
+            BlockingAttemptBody::Empty => self.run(head, attempt.deadline(), fresh),
             BlockingAttemptBody::Full(bytes) => {
-                self.run(head.map(|()| &bytes[..]), attempt.deadline)
+                self.run(head.map(|()| &bytes[..]), attempt.deadline(), fresh)
             }
             BlockingAttemptBody::Reader(reader) => {
                 let body = SendBody::from_owned_reader(MarkErrors(reader));
-                self.run(head.map(|()| body), attempt.deadline)
+                self.run(head.map(|()| body), attempt.deadline(), fresh)
             }
         };
         match result {

@@ -33,11 +33,22 @@
 //! | `Connect`, `Tls` | entered by the connector before each step | exact |
 //! | `connection_reused` | `false` when the connector opens the connection; on the first write, whether the connection already carried a request | exact |
 //! | `WriteHead` | the first write for the attempt | exact |
+//! | `start_write` | before every write hands bytes to TCP or rustls (a write that times out with nothing accepted has still started) | conservative |
 //! | `wrote(n)` | plaintext bytes accepted: each TCP `write`, or each flushed TLS `transmit_output` | exact over TCP; over TLS a failed write counts whole once any byte left |
 //! | `head_written` | the write carrying the head's `\r\n\r\n` succeeded | exact (ureq writes head and body in separate calls) |
 //! | `body_written` | with the head for a request without body; otherwise ureq's first read after the request (after the `100 Continue` wait with `Expect`) | exact, possibly late, never early |
 //! | `head_received` | `Agent::run` returned a response | exact |
 //! | `read(n)` | response body bytes delivered | exact |
+//!
+//! # Sealed attempts and new connections
+//!
+//! Once the core has sealed an attempt (it gave up on it), the transport
+//! refuses every further write for it and never returns its connection to
+//! ureq's pool. A connection that answered 421 Misdirected Request is not
+//! pooled either. When the core asks for a new connection (the retry after a
+//! 421, [`evident_core::AttemptContext::requires_fresh_connection`]), the
+//! request's `max_idle_age` is zero, so ureq's pool hands out none of its
+//! connections and the connector opens a new one.
 //!
 //! # What ureq 3.5 does that this crate works around
 //!

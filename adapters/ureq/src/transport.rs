@@ -22,6 +22,13 @@
 //!   a body is complete with its head.
 //! * **Reused**: a transport counts the requests it carried; the first write
 //!   for an attempt on a transport that already carried one is a reuse.
+//! * **A write started**: recorded ([`evident_core::Progress::start_write`])
+//!   before every `transmit_output` hands bytes to TCP or rustls, so a write
+//!   that fails or times out before the kernel accepted a byte is never
+//!   "nothing written": the bytes may be queued in rustls, or the peer may
+//!   have seen part of a record. Once the core has sealed the attempt, the
+//!   transport refuses to write for it, and a sealed attempt's connection
+//!   (or one that answered 421) is never returned to ureq's pool.
 
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -29,7 +36,7 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evident_core::AttemptStage;
+use evident_core::{AttemptSealed, AttemptStage};
 use rustls::{ClientConnection, StreamOwned};
 use ureq::Timeout;
 use ureq::unversioned::transport::{Buffers, LazyBuffers, NextTimeout, Transport};
@@ -89,6 +96,9 @@ pub(crate) enum Stream {
     Tcp(TcpStream),
     /// TLS (`https://`), handshake complete.
     Tls(Box<TlsStream>),
+    /// Plain TCP whose writes block until a test releases them.
+    #[cfg(test)]
+    Gated(tests::GatedTcp),
 }
 
 impl Stream {
@@ -96,6 +106,8 @@ impl Stream {
         match self {
             Stream::Tcp(tcp) => tcp,
             Stream::Tls(tls) => tls.sock.tcp(),
+            #[cfg(test)]
+            Stream::Gated(gated) => &gated.tcp,
         }
     }
 }
@@ -142,6 +154,8 @@ struct Binding {
     waited_for_continue: bool,
     /// ...and a write after that wait (the body).
     wrote_after_wait: bool,
+    /// Whether the final (non-1xx) response's status line was looked at.
+    status_seen: bool,
 }
 
 impl Binding {
@@ -152,6 +166,7 @@ impl Binding {
             body_written: false,
             waited_for_continue: false,
             wrote_after_wait: false,
+            status_seen: false,
         }
     }
 
@@ -238,25 +253,18 @@ impl CountingTransport {
 
     /// Writes `amount` bytes of the output buffer, counting them.
     fn write_out(&mut self, amount: usize, budget: Budget) -> Result<(), ureq::Error> {
+        if let Some(b) = &self.binding {
+            // Before any byte goes to TCP or rustls; refused once sealed.
+            b.attempt
+                .progress
+                .start_write()
+                .map_err(|sealed| ureq::Error::from(sealed.into_io_error()))?;
+        }
         let output = &self.buffers.output()[..amount];
         match &mut self.stream {
-            Stream::Tcp(tcp) => {
-                let mut offset = 0;
-                while offset < output.len() {
-                    match tcp.write(&output[offset..]) {
-                        Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero).into()),
-                        Ok(n) => {
-                            if let Some(b) = &mut self.binding {
-                                b.wrote(&output[offset..offset + n]);
-                            }
-                            offset += n;
-                        }
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => return Err(budget.io_error(e)),
-                    }
-                }
-                Ok(())
-            }
+            Stream::Tcp(tcp) => write_plain(tcp, output, &mut self.binding, budget),
+            #[cfg(test)]
+            Stream::Gated(gated) => write_plain(gated, output, &mut self.binding, budget),
             Stream::Tls(tls) => {
                 let before = tls.sock.written;
                 let result = tls.write_all(output).and_then(|()| tls.flush());
@@ -280,6 +288,30 @@ impl CountingTransport {
             }
         }
     }
+}
+
+/// Writes `output` whole to a plain stream, counting every accepted byte.
+fn write_plain(
+    stream: &mut impl Write,
+    output: &[u8],
+    binding: &mut Option<Binding>,
+    budget: Budget,
+) -> Result<(), ureq::Error> {
+    let mut offset = 0;
+    while offset < output.len() {
+        match stream.write(&output[offset..]) {
+            Ok(0) => return Err(io::Error::from(io::ErrorKind::WriteZero).into()),
+            Ok(n) => {
+                if let Some(b) = binding {
+                    b.wrote(&output[offset..offset + n]);
+                }
+                offset += n;
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(budget.io_error(e)),
+        }
+    }
+    Ok(())
 }
 
 /// How long one blocking call may take, and what to call it when it ran out.
@@ -337,6 +369,12 @@ impl Transport for CountingTransport {
 
     fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
         self.bind_current();
+        if let Some(b) = &self.binding
+            && b.attempt.progress.is_sealed()
+        {
+            // The core gave up on the attempt: not one more byte for it.
+            return Err(AttemptSealed.into_io_error().into());
+        }
         let budget = Budget::new(timeout.for_write(), self.deadline())?;
         self.stream
             .tcp()
@@ -357,6 +395,8 @@ impl Transport for CountingTransport {
             let result = match &mut self.stream {
                 Stream::Tcp(tcp) => tcp.read(input),
                 Stream::Tls(tls) => tls.read(input),
+                #[cfg(test)]
+                Stream::Gated(gated) => gated.tcp.read(input),
             };
             match result {
                 Ok(n) => break n,
@@ -369,6 +409,11 @@ impl Transport for CountingTransport {
             }
         };
         self.buffers.input_appended(amount);
+        if let Some(b) = &mut self.binding
+            && !b.status_seen
+        {
+            b.status_seen = see_status(self.buffers.input(), &b.attempt);
+        }
         Ok(amount > 0)
     }
 
@@ -376,12 +421,44 @@ impl Transport for CountingTransport {
         // ureq asks when the connection goes back to the pool and when it
         // comes out of it: either way no attempt uses it now. Unbinding keeps
         // a late update of a finished attempt from reaching its record.
-        self.binding = None;
+        if let Some(binding) = self.binding.take()
+            && !binding.attempt.connection_reusable()
+        {
+            // The core gave up on the attempt, or the server said 421: the
+            // connection is discarded, never pooled.
+            return false;
+        }
         probe(self.stream.tcp()).unwrap_or(false)
     }
 
     fn is_tls(&self) -> bool {
         matches!(self.stream, Stream::Tls(_))
+    }
+}
+
+/// Looks at the status line at the start of unconsumed input (a response
+/// head is read before anything else of its exchange, and ureq consumes an
+/// interim `100 Continue` before reading on). A 421 marks the attempt so its
+/// connection is not pooled: ureq returns a bodiless response's connection
+/// to its pool before the engine sees the status. Returns whether the final
+/// status was seen.
+fn see_status(input: &[u8], attempt: &Attempt) -> bool {
+    // "HTTP/1.1 421": the version, a space, three digits.
+    const STATUS_LINE_PREFIX: usize = 12;
+    if input.len() < STATUS_LINE_PREFIX {
+        return false;
+    }
+    if !input.starts_with(b"HTTP/1.") || input[8] != b' ' {
+        // Not a status line: nothing to learn, and nothing to wait for.
+        return true;
+    }
+    match &input[9..12] {
+        [b'1', _, _] => false,
+        b"421" => {
+            attempt.misdirected();
+            true
+        }
+        _ => true,
     }
 }
 
@@ -429,8 +506,152 @@ impl fmt::Debug for CountingTransport {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    use std::net::TcpListener;
+    use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+
+    use evident_core::{EngineSignal, ExecutionEvidence, Progress};
+
     use super::*;
+    use crate::attempt;
+
+    /// A TCP stream whose writes block until the test releases them, or
+    /// until the socket's write timeout passes with nothing accepted — as a
+    /// write into a full send buffer does.
+    pub(crate) struct GatedTcp {
+        pub(crate) tcp: TcpStream,
+        gate: std::sync::Mutex<Receiver<()>>,
+        open: bool,
+        writes_tried: Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl Write for GatedTcp {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.writes_tried
+                .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            if !self.open {
+                let wait = self.tcp.write_timeout()?.unwrap_or(Duration::MAX);
+                let gate = self.gate.lock().unwrap();
+                match gate.recv_timeout(wait) {
+                    Ok(()) => self.open = true,
+                    Err(RecvTimeoutError::Timeout) => {
+                        return Err(io::ErrorKind::WouldBlock.into());
+                    }
+                    Err(RecvTimeoutError::Disconnected) => {
+                        return Err(io::ErrorKind::BrokenPipe.into());
+                    }
+                }
+            }
+            self.tcp.write(buf)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            self.tcp.flush()
+        }
+    }
+
+    /// A transport over a gated loopback connection, the server's end of
+    /// it, the gate's key and the count of writes tried.
+    fn gated() -> (
+        CountingTransport,
+        TcpStream,
+        Sender<()>,
+        Arc<std::sync::atomic::AtomicUsize>,
+    ) {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let tcp = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server, _) = listener.accept().unwrap();
+        let (release, gate) = channel();
+        let writes_tried = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let stream = Stream::Gated(GatedTcp {
+            tcp,
+            gate: std::sync::Mutex::new(gate),
+            open: false,
+            writes_tried: writes_tried.clone(),
+        });
+        let transport = CountingTransport::new(stream, LazyBuffers::new(1024, 1024));
+        (transport, server, release, writes_tried)
+    }
+
+    const HEAD: &[u8] = b"POST /pay HTTP/1.1\r\nhost: a\r\ncontent-length: 2\r\n\r\n";
+
+    fn send_head(transport: &mut CountingTransport) -> Result<(), ureq::Error> {
+        transport.buffers().output()[..HEAD.len()].copy_from_slice(HEAD);
+        transport.transmit_output(HEAD.len(), NextTimeout::default())
+    }
+
+    /// Issue 9 item 1 on ureq. Before the fix a write that ran out of time
+    /// before the kernel accepted a byte left "exact counting, 0 bytes" at
+    /// `WriteHead`, which classified as `NotSent`; the write had started,
+    /// so it is `SentNoResponse`. After the core sealed the attempt (as the
+    /// blocking client does with a failed attempt), a released write is
+    /// refused and the peer receives nothing.
+    #[test]
+    fn a_write_blocked_until_the_attempt_deadline_is_sent_no_response_and_a_write_after_the_seal_is_refused()
+     {
+        let (mut transport, mut server, release, writes_tried) = gated();
+        let progress = Progress::new();
+        progress.counts_writes_exactly();
+        // The attempt's deadline bounds the blocked write, as the core's
+        // timer would an async attempt.
+        let deadline = Instant::now() + Duration::from_millis(50);
+        let _current = attempt::enter(Arc::new(Attempt::new(
+            progress.clone(),
+            Some(deadline),
+            BodyShape::Immediate,
+        )));
+        let failed = send_head(&mut transport).unwrap_err();
+        assert!(matches!(failed, ureq::Error::Timeout(_)), "{failed:?}");
+        assert_eq!(writes_tried.load(std::sync::atomic::Ordering::SeqCst), 1);
+
+        let sealed = progress.seal();
+        assert_eq!(sealed.bytes_written(), 0);
+        let signal = crate::classify::classify(&failed);
+        assert_eq!(signal, EngineSignal::TimedOut);
+        let verdict = evident_core::classify(signal, &sealed);
+        assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+        assert_eq!(verdict.stage(), AttemptStage::WriteHead);
+
+        // Released after the seal: the transport refuses before the gate.
+        release.send(()).unwrap();
+        let refused = send_head(&mut transport).unwrap_err();
+        assert!(
+            matches!(&refused, ureq::Error::Io(e) if e.kind() == io::ErrorKind::BrokenPipe),
+            "{refused:?}"
+        );
+        assert_eq!(writes_tried.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(progress.snapshot().bytes_written(), 0);
+        // And the connection is never pooled.
+        assert!(!transport.is_open());
+        server.set_nonblocking(true).unwrap();
+        let mut byte = [0u8; 1];
+        let nothing = server.read(&mut byte);
+        assert!(
+            matches!(&nothing, Err(e) if e.kind() == io::ErrorKind::WouldBlock),
+            "{nothing:?}"
+        );
+    }
+
+    #[test]
+    fn a_connection_that_answered_421_or_whose_attempt_was_sealed_is_not_pooled() {
+        for (answer, reusable) in [
+            (&b"HTTP/1.1 421 Misdirected Request\r\n\r\n"[..], false),
+            (&b"HTTP/1.1 200 OK\r\n\r\n"[..], true),
+            (
+                &b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\n"[..],
+                true,
+            ),
+        ] {
+            let a = Attempt::new(Progress::new(), None, BodyShape::None);
+            let seen = see_status(answer, &a);
+            assert_eq!(a.connection_reusable(), reusable, "{answer:?}");
+            assert_eq!(seen, !answer.starts_with(b"HTTP/1.1 1"));
+        }
+        let a = Attempt::new(Progress::new(), None, BodyShape::None);
+        assert!(!see_status(b"HTTP/1.1 4", &a), "too short to tell yet");
+        a.progress.seal();
+        assert!(!a.connection_reusable());
+    }
 
     #[test]
     fn the_head_ends_at_the_first_blank_line_even_across_writes() {
@@ -451,11 +672,11 @@ mod tests {
     }
 
     fn binding(body: BodyShape) -> Binding {
-        Binding::new(Arc::new(Attempt {
-            progress: evident_core::Progress::new(),
-            deadline: None,
+        Binding::new(Arc::new(Attempt::new(
+            evident_core::Progress::new(),
+            None,
             body,
-        }))
+        )))
     }
 
     #[test]

@@ -104,3 +104,124 @@ fn a_post_whose_connection_closed_after_the_request_is_not_retried() {
     next(&requests);
     assert!(requests.try_recv().is_err(), "the server saw one execution");
 }
+
+/// A server whose first connection answers every request with `first`, and
+/// every later connection with `OK_HELLO`, each connection on its own
+/// thread. Returns the count of accepted connections.
+fn first_connection_answers(
+    listener: TcpListener,
+    first: &'static [u8],
+) -> std::sync::Arc<std::sync::atomic::AtomicUsize> {
+    use std::sync::atomic::Ordering;
+    /// Enough connections for any test here; the loop is bounded.
+    const MAX_CONNECTIONS: usize = 4;
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = accepted.clone();
+    std::thread::spawn(move || {
+        for _ in 0..MAX_CONNECTIONS {
+            let Ok((tcp, _)) = listener.accept() else {
+                return;
+            };
+            let answer = if count.fetch_add(1, Ordering::SeqCst) == 0 {
+                first
+            } else {
+                OK_HELLO
+            };
+            std::thread::spawn(move || {
+                let mut conn = RequestReader::new(Box::new(tcp));
+                while conn.next_request().is_some() {
+                    conn.reply(answer);
+                }
+            });
+        }
+    });
+    accepted
+}
+
+#[test]
+fn an_attempt_that_requires_a_fresh_connection_does_not_take_a_pooled_one() {
+    use std::sync::atomic::Ordering;
+    let (listener, addr) = listen();
+    let accepted = first_connection_answers(listener, OK_HELLO);
+    let engine = UreqEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+
+    let first = attempt();
+    fetch(&engine, get(&url), &first).unwrap();
+    let fresh = evident_core::testing::fresh_connection_attempt_context(
+        evident_core::Progress::new(),
+        Some(std::time::Instant::now() + EVENT_TIMEOUT),
+    );
+    fetch(&engine, get(&url), &fresh).unwrap();
+    assert_eq!(fresh.progress().snapshot().connection_reused(), Some(false));
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+
+    // An ordinary attempt still reuses a pooled connection.
+    let later = attempt();
+    fetch(&engine, get(&url), &later).unwrap();
+    assert_eq!(later.progress().snapshot().connection_reused(), Some(true));
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+/// Issue 9 item 8: a 421 proves non-processing (RFC 9110 §15.5.20), so a
+/// POST with nothing declared is retried, on a new connection; the
+/// connection that answered 421 is never reused.
+#[test]
+fn a_421_is_retried_on_a_new_connection_and_its_connection_is_not_reused() {
+    use std::sync::atomic::Ordering;
+    const MISDIRECTED: &[u8] = b"HTTP/1.1 421 Misdirected Request\r\ncontent-length: 0\r\n\r\n";
+    let (listener, addr) = listen();
+    let accepted = first_connection_answers(listener, MISDIRECTED);
+    let client = ClientBuilder::new()
+        .clock(std::sync::Arc::new(ManualClock::new()))
+        .build_blocking(UreqEngine::builder().build().unwrap())
+        .unwrap();
+    let post = || {
+        http::Request::post(format!("http://{addr}/pay"))
+            .body(Body::from("amount=1"))
+            .unwrap()
+    };
+    let response = client.execute(post(), CallOptions::new()).unwrap();
+    assert_eq!(&response.body()[..], b"hello");
+    let reasons: Vec<_> = attempts_of(&response)
+        .iter()
+        .map(|r| r.decision.reason_str())
+        .collect();
+    assert_eq!(reasons, ["misdirected_request", "succeeded"]);
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+
+    for _ in 0..2 {
+        let response = client.execute(post(), CallOptions::new()).unwrap();
+        assert_eq!(attempts_of(&response).len(), 1);
+    }
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn a_connection_that_answered_421_is_not_reused_by_the_next_call() {
+    use std::sync::atomic::Ordering;
+    const MISDIRECTED: &[u8] = b"HTTP/1.1 421 Misdirected Request\r\ncontent-length: 0\r\n\r\n";
+    let (listener, addr) = listen();
+    let accepted = first_connection_answers(listener, MISDIRECTED);
+    // One attempt per call: the 421 ends the first call, no retry runs.
+    let client = ClientBuilder::new()
+        .policy(
+            evident_core::RetryPolicy::builder()
+                .max_attempts(1)
+                .build()
+                .unwrap(),
+        )
+        .clock(std::sync::Arc::new(ManualClock::new()))
+        .build_blocking(UreqEngine::builder().build().unwrap())
+        .unwrap();
+    let get = || {
+        http::Request::get(format!("http://{addr}/"))
+            .body(Body::Empty)
+            .unwrap()
+    };
+    let response = client.execute(get(), CallOptions::new()).unwrap();
+    assert_eq!(response.status(), 421);
+    let response = client.execute(get(), CallOptions::new()).unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(accepted.load(Ordering::SeqCst), 2);
+}

@@ -36,7 +36,7 @@ fn a_200_records_exact_progress_on_a_fresh_connection() {
 
     let sent = next(&requests);
     assert!(sent.ends_with(b"\r\n\r\nping"));
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.writes_counted_exactly());
     assert_eq!(
         seen.bytes_written(),
@@ -55,7 +55,7 @@ fn a_refused_connection_fails_at_connect_and_proves_not_sent() {
     let attempt = attempt();
     let failure = send_err(&engine(), get(&format!("http://{addr}/")), &attempt);
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::Connect));
     assert_eq!(seen.bytes_written(), 0);
     let verdict = classify(failure.signal(), &seen);
@@ -79,7 +79,7 @@ fn a_server_closing_after_reading_the_request_is_closed_after_head_and_body() {
     );
     next(&requests);
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.head_written() && seen.body_written());
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
@@ -95,9 +95,8 @@ fn a_server_that_never_answers_times_out_at_await_head_by_the_deadline() {
         // Hold the connection open, silent, until the client gives up.
         conn.until_client_closes();
     });
-    let mut attempt = attempt();
     let started = Instant::now();
-    attempt.deadline = Some(started + Duration::from_millis(300));
+    let attempt = attempt_until(started + Duration::from_millis(300));
     let failure = send_err(
         &engine(),
         post(&format!("http://{addr}/slow"), "x"),
@@ -109,7 +108,7 @@ fn a_server_that_never_answers_times_out_at_await_head_by_the_deadline() {
         started.elapsed() < EVENT_TIMEOUT,
         "the deadline bounded the wait"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::AwaitHead));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.category(), FailureCategory::Timeout);
@@ -132,14 +131,14 @@ fn a_second_request_on_a_pooled_connection_is_recorded_as_reused() {
     fetch(&engine, get(&url), &second).unwrap();
     next(&requests);
     next(&requests);
-    assert_eq!(first.progress.snapshot().connection_reused(), Some(false));
-    let seen = second.progress.snapshot();
+    assert_eq!(first.progress().snapshot().connection_reused(), Some(false));
+    let seen = second.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(true));
     assert!(seen.head_written() && seen.body_written() && seen.head_received());
     // Only the second request's bytes count for the second attempt.
     assert_eq!(
         seen.bytes_written(),
-        first.progress.snapshot().bytes_written()
+        first.progress().snapshot().bytes_written()
     );
 }
 
@@ -156,7 +155,7 @@ fn a_partial_head_then_close_is_connection_closed() {
     // ureq waits for the rest of the head, reads EOF, and reports "peer
     // disconnected" (UnexpectedEof), as hyper reports an incomplete message.
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.stage(), AttemptStage::AwaitHead);
     assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
 }
@@ -184,7 +183,7 @@ fn a_body_cut_short_is_connection_closed_after_the_response() {
     let failure = fetch(&engine(), get(&format!("http://{addr}/")), &attempt).unwrap_err();
     next(&requests);
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.bytes_read(), 3);
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.evidence(), ExecutionEvidence::Responded);
@@ -233,7 +232,7 @@ fn a_streamed_body_is_sent_chunked_and_counted() {
     fetch(&engine(), request, &attempt).unwrap();
     let sent = next(&requests);
     assert!(sent.ends_with(b"8\r\nstreamed\r\n0\r\n\r\n"));
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.bytes_written(), sent.len() as u64);
     assert!(seen.body_written());
 }
@@ -258,7 +257,7 @@ fn a_failing_request_body_is_a_request_body_failure_after_the_head() {
     let attempt = attempt();
     let failure = send_err(&engine(), request, &attempt);
     assert_eq!(failure.signal(), EngineSignal::RequestBody);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.head_written() && !seen.body_written());
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.stage(), AttemptStage::WriteBody);
@@ -268,11 +267,10 @@ fn a_failing_request_body_is_a_request_body_failure_after_the_head() {
 #[test]
 fn an_attempt_whose_deadline_already_passed_sends_nothing() {
     let addr = refusing_addr();
-    let mut attempt = attempt();
-    attempt.deadline = Some(Instant::now());
+    let attempt = attempt_until(Instant::now());
     let failure = send_err(&engine(), get(&format!("http://{addr}/")), &attempt);
     assert_eq!(failure.signal(), EngineSignal::TimedOut);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
     assert_eq!(verdict.category(), FailureCategory::ConnectTimeout);
 }
@@ -291,7 +289,7 @@ fn an_empty_in_memory_body_is_complete_with_the_head() {
     fetch(&engine(), request, &attempt).unwrap();
     let sent = next(&requests);
     assert_eq!(
-        attempt.progress.snapshot().bytes_written(),
+        attempt.progress().snapshot().bytes_written(),
         sent.len() as u64
     );
 }
@@ -304,12 +302,11 @@ fn a_stalled_body_times_out_by_the_deadline_after_the_response() {
         conn.reply(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhel");
         conn.until_client_closes();
     });
-    let mut attempt = attempt();
-    attempt.deadline = Some(Instant::now() + Duration::from_millis(300));
+    let attempt = attempt_until(Instant::now() + Duration::from_millis(300));
     let failure = fetch(&engine(), get(&format!("http://{addr}/")), &attempt).unwrap_err();
     next(&requests);
     assert_eq!(failure.signal(), EngineSignal::TimedOut);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.stage(), AttemptStage::ReadBody);
     assert_eq!(verdict.evidence(), ExecutionEvidence::Responded);
 }
@@ -337,7 +334,10 @@ fn a_pooled_connection_the_server_closed_is_replaced_before_anything_is_written(
     next(&requests);
     // ureq's pool probes an idle connection before lending it and drops a
     // closed one; nothing was written on it, so nothing is re-sent.
-    assert_eq!(second.progress.snapshot().connection_reused(), Some(false));
+    assert_eq!(
+        second.progress().snapshot().connection_reused(),
+        Some(false)
+    );
 }
 
 #[test]
@@ -361,7 +361,7 @@ fn a_reused_connection_reset_after_the_request_fails_once_and_is_never_resent() 
     let failure = fetch(&engine, post(&url, "again"), &attempt).unwrap_err();
     assert_eq!(next(&requests), b"P");
     assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(true));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
@@ -396,7 +396,7 @@ fn with_expect_100_continue_the_body_is_written_after_the_interim_response() {
     assert_eq!(status, 200);
     let head = next(&requests);
     assert_eq!(next(&requests), b"data");
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.bytes_written(), head.len() as u64 + 4);
     assert!(seen.body_written());
 }
@@ -452,7 +452,7 @@ fn a_large_body_is_counted_exactly_across_many_writes() {
     assert_eq!(status, 200);
     assert_eq!(body.len(), SIZE);
     let sent = next(&requests);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.bytes_written(), sent.len() as u64);
     assert!(seen.head_written() && seen.body_written());
     assert_eq!(seen.bytes_read(), SIZE as u64);

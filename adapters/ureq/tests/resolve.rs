@@ -18,7 +18,7 @@ fn a_name_the_overrides_make_not_exist_fails_at_resolve() {
     let attempt = attempt();
     let failure = send_err(&engine, get("http://gone.test/"), &attempt);
     assert_eq!(failure.signal(), EngineSignal::NameNotFound);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::Resolve));
     let verdict = classify(failure.signal(), &seen);
     assert_eq!(verdict.stage(), AttemptStage::Resolve);
@@ -56,7 +56,7 @@ fn a_refused_first_address_falls_through_to_the_next_on_the_same_port() {
             .contains(&format!("host: svc.test:{}", addr.port())),
         "the request names the host, not the address"
     );
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(false));
     assert_eq!(seen.bytes_written(), sent.len() as u64);
 }
@@ -74,7 +74,7 @@ fn when_every_address_refuses_the_refusal_surfaces() {
     let attempt = attempt();
     let failure = send_err(&engine, get(&format!("http://svc.test:{port}/")), &attempt);
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.stage(), AttemptStage::Connect);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
 }

@@ -31,7 +31,7 @@ fn a_200_over_https_records_exact_progress() {
     assert_eq!(&body[..], b"hello");
 
     let sent = next(&requests);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert!(seen.writes_counted_exactly());
     assert_eq!(
         seen.bytes_written(),
@@ -59,7 +59,7 @@ fn an_untrusted_certificate_fails_at_the_tls_stage_not_while_writing_the_head() 
         &attempt,
     );
     assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
-    let seen = attempt.progress.snapshot();
+    let seen = attempt.progress().snapshot();
     assert_eq!(seen.stage(), Some(AttemptStage::Tls));
     assert_eq!(seen.bytes_written(), 0);
     assert!(!seen.head_written());
@@ -103,7 +103,7 @@ fn a_server_closing_during_the_handshake_is_a_handshake_failure() {
         &attempt,
     );
     assert_eq!(failure.signal(), EngineSignal::TlsHandshake);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.stage(), AttemptStage::Tls);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
 }
@@ -129,7 +129,7 @@ fn a_rejected_certificate_is_not_hidden_by_a_later_refused_address() {
         &attempt,
     );
     assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.category(), FailureCategory::TlsCertificate);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);
 }
@@ -149,7 +149,7 @@ fn a_second_https_request_reuses_the_connection() {
     fetch(&engine, get(&url), &second).unwrap();
     next(&requests);
     let sent = next(&requests);
-    let seen = second.progress.snapshot();
+    let seen = second.progress().snapshot();
     assert_eq!(seen.connection_reused(), Some(true));
     assert_eq!(seen.bytes_written(), sent.len() as u64);
 }
@@ -159,15 +159,14 @@ fn a_silent_handshake_times_out_at_the_tls_stage_and_proves_not_sent() {
     let (listener, addr) = listen();
     // Accept, read nothing, answer nothing, until the client gives up.
     let _requests = serve(listener, 1, None, |conn, _| conn.until_client_closes());
-    let mut attempt = attempt();
-    attempt.deadline = Some(std::time::Instant::now() + std::time::Duration::from_millis(300));
+    let attempt = attempt_until(std::time::Instant::now() + std::time::Duration::from_millis(300));
     let failure = send_err(
         &trusting_engine(),
         get(&format!("https://localhost:{}/", addr.port())),
         &attempt,
     );
     assert_eq!(failure.signal(), EngineSignal::TimedOut);
-    let verdict = classify(failure.signal(), &attempt.progress.snapshot());
+    let verdict = classify(failure.signal(), &attempt.progress().snapshot());
     assert_eq!(verdict.stage(), AttemptStage::Tls);
     assert_eq!(verdict.category(), FailureCategory::ConnectTimeout);
     assert_eq!(verdict.evidence(), ExecutionEvidence::NotSent);

@@ -225,10 +225,18 @@ fn every_signal_at_every_reachable_stage_follows_the_table() {
             AwaitHead,
             (AwaitHead, C::StreamRefused, NotProcessed),
         ),
+        // A response head beats a protocol signal: a REFUSED_STREAM after
+        // the head is a failure of an answered request (the head is direct
+        // evidence that the server acted).
         (
             EngineSignal::Http2RefusedStream,
             ReadBody,
-            (ReadBody, C::StreamRefused, NotProcessed),
+            (ReadBody, C::StreamRefused, Responded),
+        ),
+        (
+            EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
+            ReadBody,
+            (ReadBody, C::GoAway, Responded),
         ),
         (
             EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
@@ -324,8 +332,9 @@ fn every_signal_at_every_stage_is_classified_without_panicking_and_consistently(
         for stage in AttemptStage::ALL {
             let p = counted_at(stage);
             let f = classify(signal, &p);
-            // Evidence never claims less progress than was recorded.
-            if p.head_received() && f.evidence() != NotProcessed {
+            // Evidence never claims less progress than was recorded: after
+            // a head, every failure (a protocol proof included) responded.
+            if p.head_received() {
                 assert_eq!(f.evidence(), Responded, "{signal:?} at {stage:?}");
             }
             if f.evidence() == NotSent {
@@ -349,17 +358,12 @@ fn unknown_progress_gives_the_conservative_answer() {
     let unknown = ProgressSnapshot::default();
     for signal in all_signals() {
         let f = classify(signal, &unknown);
-        let stage_proving = matches!(
-            signal,
-            EngineSignal::NameNotFound
-                | EngineSignal::ConnectionRefused
-                | EngineSignal::TlsCertificate
-                | EngineSignal::TlsHandshake
-                | EngineSignal::CancelledUnsent
-        );
+        // Without a stage, even a pre-write signal proves nothing: only the
+        // engine's own hand-back of an unwritten request does.
         match f.evidence() {
-            NotSent => assert!(
-                stage_proving,
+            NotSent => assert_eq!(
+                signal,
+                EngineSignal::CancelledUnsent,
                 "{signal:?} claimed not sent without progress"
             ),
             NotProcessed => assert!(matches!(
@@ -410,8 +414,13 @@ fn a_request_handed_back_unwritten_is_not_sent_unless_progress_shows_a_write() {
     assert_eq!(f.evidence(), SentNoResponse);
 }
 
+/// The protocol proof wins over bytes written, but not over a response
+/// head: until issue 9 this test also expected `NotProcessed` after a head,
+/// which let a `REFUSED_STREAM` or GOAWAY arriving mid-body turn an answered
+/// request into a "safe" retry of a request the server had acted on. See
+/// `a_response_head_beats_a_later_protocol_signal`.
 #[test]
-fn protocol_proof_of_non_processing_wins_over_everything() {
+fn protocol_proof_of_non_processing_wins_over_bytes_written() {
     // REFUSED_STREAM after bytes were written, on a reused connection, even
     // after the head was written and the body sent: still not processed.
     for stage in [
@@ -436,6 +445,94 @@ fn protocol_proof_of_non_processing_wins_over_everything() {
         &ProgressSnapshot::default(),
     );
     assert_eq!(f.evidence(), NotProcessed);
+}
+
+#[test]
+fn a_response_head_beats_a_later_protocol_signal() {
+    let p = Progress::new();
+    p.enter(AttemptStage::AwaitHead);
+    p.head_written();
+    p.body_written();
+    p.stream_id(5);
+    p.head_received();
+    let snap = p.snapshot();
+    for signal in [
+        EngineSignal::Http2RefusedStream,
+        EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
+        EngineSignal::Http2GoAway(GoAwayScope::LastStreamId(1)),
+    ] {
+        let f = classify(signal, &snap);
+        assert_eq!(f.evidence(), Responded, "{signal:?}");
+        assert_eq!(f.stage(), AttemptStage::ReadBody, "{signal:?}");
+    }
+}
+
+#[test]
+fn a_pre_write_signal_without_a_pre_write_stage_proves_nothing() {
+    // An engine that cannot count bytes reports a refusal while its progress
+    // says the head was on its way: the signal may be misread, so no proof.
+    for stage in [
+        AttemptStage::WriteHead,
+        AttemptStage::WriteBody,
+        AttemptStage::AwaitHead,
+    ] {
+        let p = Progress::new();
+        p.enter(stage);
+        for signal in [
+            EngineSignal::NameNotFound,
+            EngineSignal::ConnectionRefused,
+            EngineSignal::TlsHandshake,
+            EngineSignal::TlsCertificate,
+        ] {
+            let f = classify(signal, &p.snapshot());
+            assert_eq!(f.evidence(), SentNoResponse, "{signal:?} at {stage:?}");
+            assert_eq!(f.stage(), stage);
+        }
+    }
+    // The same signal at the stage it implies, or with exact counting that
+    // shows no write started, is a proof.
+    let p = Progress::new();
+    p.enter(AttemptStage::Connect);
+    let f = classify(EngineSignal::ConnectionRefused, &p.snapshot());
+    assert_eq!(f.evidence(), NotSent);
+    let p = Progress::new();
+    p.counts_writes_exactly();
+    p.enter(AttemptStage::WriteHead);
+    let f = classify(EngineSignal::ConnectionRefused, &p.snapshot());
+    assert_eq!(f.evidence(), NotSent);
+    // A TLS signal while connecting (ureq's lazy handshake) is still before
+    // the stage it implies.
+    let p = Progress::new();
+    p.enter(AttemptStage::Connect);
+    let f = classify(EngineSignal::TlsHandshake, &p.snapshot());
+    assert_eq!(f.evidence(), NotSent);
+    // A signal implying an earlier stage than the one reached is no proof:
+    // a "refused" at TLS is not a connect failure.
+    let p = Progress::new();
+    p.enter(AttemptStage::Tls);
+    let f = classify(EngineSignal::NameNotFound, &p.snapshot());
+    assert_eq!(f.evidence(), SentNoResponse);
+}
+
+#[test]
+fn a_write_started_but_not_yet_counted_is_never_nothing_written() {
+    // The core's timer fires while the connection task is inside its first
+    // write: exact counting, zero bytes, but the write started.
+    let p = Progress::new();
+    p.counts_writes_exactly();
+    p.connection_reused(true);
+    p.enter(AttemptStage::WriteHead);
+    p.start_write().unwrap();
+    let sealed = p.seal();
+    for signal in [
+        EngineSignal::TimedOut,
+        EngineSignal::ConnectionClosed,
+        EngineSignal::CancelledUnsent,
+        EngineSignal::Io(ErrorKind::BrokenPipe),
+    ] {
+        let f = classify(signal, &sealed);
+        assert_eq!(f.evidence(), SentNoResponse, "{signal:?}");
+    }
 }
 
 #[test]
@@ -514,33 +611,66 @@ fn any_progress() -> impl Strategy<Value = ProgressSnapshot> {
         proptest::option::of(any::<bool>()),
         0u32..10,
     )
-        .prop_map(|(stage, counted, written, [hw, bw, hr, _], reused, sid)| {
-            let p = Progress::new();
-            if let Some(s) = stage {
-                p.enter(AttemptStage::ALL[s]);
-            }
-            if counted {
-                p.counts_writes_exactly();
-            }
-            p.wrote(written);
-            if hw {
-                p.head_written();
-            }
-            if bw {
-                p.body_written();
-            }
-            if hr {
-                p.head_received();
-            }
-            if let Some(r) = reused {
-                p.connection_reused(r);
-            }
-            p.stream_id(sid);
-            p.snapshot()
-        })
+        .prop_map(
+            |(stage, counted, written, [hw, bw, hr, started], reused, sid)| {
+                let p = Progress::new();
+                if let Some(s) = stage {
+                    p.enter(AttemptStage::ALL[s]);
+                }
+                if counted {
+                    p.counts_writes_exactly();
+                }
+                if started {
+                    p.start_write().unwrap();
+                }
+                p.wrote(written);
+                if hw {
+                    p.head_written();
+                }
+                if bw {
+                    p.body_written();
+                }
+                if hr {
+                    p.head_received();
+                }
+                if let Some(r) = reused {
+                    p.connection_reused(r);
+                }
+                p.stream_id(sid);
+                p.snapshot()
+            },
+        )
 }
 
 proptest! {
+    #[test]
+    fn no_signal_at_a_post_write_stage_gives_not_sent_without_exact_zero_counting(
+        signal in proptest::sample::select(all_signals()),
+        progress in any_progress(),
+    ) {
+        // Only the engine's own hand-back of an unwritten request is a proof
+        // that does not come from the progress (hyper guarantees it); every
+        // other signal, pre-write ones included, needs the progress.
+        prop_assume!(signal != EngineSignal::CancelledUnsent);
+        let post_write = progress
+            .stage()
+            .is_none_or(|stage| stage.pre_write().is_none());
+        let f = classify(signal, &progress);
+        if post_write && f.evidence() == NotSent {
+            prop_assert!(
+                progress.writes_counted_exactly()
+                    && progress.bytes_written() == 0
+                    && !progress.write_started(),
+                "{:?} claimed not sent at {:?}",
+                signal,
+                progress
+            );
+        }
+        if progress.write_started() {
+            prop_assert_ne!(f.evidence(), NotSent, "{:?} after a write started", signal);
+        }
+    }
+
     #[test]
     fn generic_io_failure_is_never_promoted_to_not_sent(
         kind in proptest::sample::select(IO_KINDS.to_vec()),

@@ -136,6 +136,9 @@ impl<E: BlockingEngine> Client<E> {
         };
         let _call_span = call_span(&call.info).entered();
         let mut progress = Progress::new();
+        // Set after a 421 Misdirected Request: the retry must not reuse the
+        // connection that answered it (RFC 9110 §15.5.20).
+        let mut fresh_connection = false;
         loop {
             let plan = call.plan(shared, self.h.clock.now());
             let permit = match self.h.pipeline.acquire_blocking(&call.origin) {
@@ -146,11 +149,12 @@ impl<E: BlockingEngine> Client<E> {
                 }
             };
             progress.renew();
-            let context = AttemptContext {
-                progress: progress.clone(),
-                deadline: Some(plan.deadline),
-                resend_count: plan.resend_count,
-            };
+            let context = AttemptContext::new(
+                progress.clone(),
+                Some(plan.deadline),
+                plan.resend_count,
+                fresh_connection,
+            );
             let request =
                 build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
             // The attempt span covers the attempt and its record.
@@ -162,7 +166,12 @@ impl<E: BlockingEngine> Client<E> {
                 shared.max_response_bytes,
             );
             drop(context);
-            let snapshot = progress.snapshot();
+            // Given up on (failed, timed out): sealed, so its connection
+            // writes nothing more and a write already started shows.
+            let snapshot = match &result {
+                Ok(_) => progress.snapshot(),
+                Err(_) => progress.seal(),
+            };
             let ended = Ended {
                 progress: &snapshot,
                 draining: self.is_draining(),
@@ -172,7 +181,10 @@ impl<E: BlockingEngine> Client<E> {
                 Ok(mut response) => {
                     let (status, headers) = (response.status(), response.headers());
                     match call.answered(shared, status, headers, ended, Some(permit)) {
-                        Some(delay) => delay,
+                        Some(delay) => {
+                            fresh_connection = status == http::StatusCode::MISDIRECTED_REQUEST;
+                            delay
+                        }
                         None => {
                             response.extensions_mut().insert(CallReport {
                                 attempts: call.finish(shared),
@@ -181,7 +193,10 @@ impl<E: BlockingEngine> Client<E> {
                         }
                     }
                 }
-                Err(engine_failure) => call.failed(shared, engine_failure, ended, Some(permit))?,
+                Err(engine_failure) => {
+                    fresh_connection = false;
+                    call.failed(shared, engine_failure, ended, Some(permit))?
+                }
             };
             drop(_attempt_span);
             self.h.clock.sleep(delay);
@@ -219,7 +234,7 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
     max_bytes: usize,
 ) -> Result<http::Response<Bytes>, EngineFailure> {
     let response = engine.send(request, context)?;
-    context.progress.head_received();
+    context.progress().head_received();
     let (parts, mut body) = response.into_parts();
     let mut collected = BytesMut::new();
     while let Some(chunk) = body.next_chunk()? {

@@ -58,7 +58,7 @@ use crate::decide::BodyReplay;
 use crate::engine::{AttemptBody, AttemptContext, BodyStream, Engine, EngineFailure, ResponseBody};
 use crate::failure::BoxError;
 use crate::observe::{AttemptRecord, attempt_span, call_span};
-use crate::progress::Progress;
+use crate::progress::{Progress, SealOnDrop};
 use config::{Handles, Shared};
 use machine::{Call, Ended, attempt_head, build_request};
 
@@ -336,6 +336,9 @@ impl<E: Engine> Client<E> {
         let mut body = BodySource::new(body);
         let span = call_span(&call.info);
         let mut progress = Progress::new();
+        // Set after a 421 Misdirected Request: the retry must not reuse the
+        // connection that answered it (RFC 9110 §15.5.20).
+        let mut fresh_connection = false;
         async {
             loop {
                 let plan = call.plan(shared, self.h.clock.now());
@@ -347,11 +350,12 @@ impl<E: Engine> Client<E> {
                     }
                 };
                 progress.renew();
-                let context = AttemptContext {
-                    progress: progress.clone(),
-                    deadline: Some(plan.deadline),
-                    resend_count: plan.resend_count,
-                };
+                let context = AttemptContext::new(
+                    progress.clone(),
+                    Some(plan.deadline),
+                    plan.resend_count,
+                    fresh_connection,
+                );
                 let request =
                     build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
                 let attempt = run_attempt(
@@ -362,6 +366,8 @@ impl<E: Engine> Client<E> {
                     shared.max_response_bytes,
                 );
                 let attempt_span = attempt_span(plan.resend_count);
+                // Seals the attempt if this future is dropped mid-attempt.
+                let seal = SealOnDrop::new(&progress);
                 let result = match tokio::time::timeout(plan.timeout, attempt)
                     .instrument(attempt_span.clone())
                     .await
@@ -370,7 +376,12 @@ impl<E: Engine> Client<E> {
                     Err(_elapsed) => Err(EngineFailure::signal_only(EngineSignal::TimedOut)),
                 };
                 drop(context);
-                let snapshot = progress.snapshot();
+                // Given up on (failed, timed out): sealed, so its connection
+                // writes nothing more and a write already started shows.
+                let snapshot = match &result {
+                    Ok(_) => seal.answered(),
+                    Err(_) => seal.seal(),
+                };
                 let now = self.h.clock.now();
                 let ended = Ended {
                     progress: &snapshot,
@@ -384,11 +395,15 @@ impl<E: Engine> Client<E> {
                     Ok(answer) => {
                         let (status, headers) = (answer.status(), answer.headers());
                         match call.answered(shared, status, headers, ended, Some(permit)) {
-                            Some(delay) => delay,
+                            Some(delay) => {
+                                fresh_connection = status == http::StatusCode::MISDIRECTED_REQUEST;
+                                delay
+                            }
                             None => return Ok(self.deliver(&mut call, answer, &progress, now)),
                         }
                     }
                     Err(engine_failure) => {
+                        fresh_connection = false;
                         call.failed(shared, engine_failure, ended, Some(permit))?
                     }
                 };
@@ -445,7 +460,7 @@ async fn run_attempt<E: Engine + ?Sized>(
     max_bytes: usize,
 ) -> Result<Answer, EngineFailure> {
     let response = engine.send(request, context).await?;
-    context.progress.head_received();
+    context.progress().head_received();
     if streaming {
         return Ok(Answer::Streaming(response));
     }

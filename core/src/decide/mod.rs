@@ -16,8 +16,16 @@
 //! 2. Permanent failure categories.
 //! 3. Evidence: `NotSent`/`NotProcessed` pass whatever the idempotency;
 //!    ambiguous evidence passes only when safely idempotent.
-//! 4. Answered statuses: 408, 429, 500, 502, 503, 504 pass only when safely
-//!    idempotent (an answer never proves non-processing); others stop.
+//! 4. Answered statuses: 429, 500, 502, 503, 504 pass only when safely
+//!    idempotent (an ordinary answer is no proof of non-processing). Three
+//!    statuses are such a proof by their RFCs and pass whatever the
+//!    idempotency: 408 Request Timeout (RFC 9110 §15.5.9: the server did not
+//!    receive a complete request), 421 Misdirected Request (RFC 9110
+//!    §15.5.20: the client may retry "whether or not the original request
+//!    had an idempotent method", on another connection, which the client
+//!    asks the engine for) and 425 Too Early (RFC 8470 §5.2). Other
+//!    statuses stop. The blockers of rule 1, the delay rule and the budget
+//!    still apply to all of them.
 //! 5. Delay: a `Retry-After` is honoured exactly when it fits the deadline
 //!    (never clipped by the maximum backoff), else the call stops; otherwise
 //!    exponential backoff with jitter, capped by the maximum and the deadline.
@@ -238,15 +246,28 @@ pub enum RetryReason {
     SafelyIdempotent,
     /// A retryable status for a safely idempotent operation.
     RetryableStatus,
+    /// 408 Request Timeout: the server did not receive a complete request
+    /// (RFC 9110 §15.5.9), so it cannot have processed it.
+    RequestTimeout,
+    /// 421 Misdirected Request: the server is not configured for this
+    /// origin on this connection and did not process the request (RFC 9110
+    /// §15.5.20). The next attempt uses a new connection.
+    MisdirectedRequest,
+    /// 425 Too Early: the server declined to process a request that might
+    /// be replayed (RFC 8470 §5.2).
+    TooEarly,
 }
 
 impl RetryReason {
     /// Every retry reason.
-    pub const ALL: [RetryReason; 4] = [
+    pub const ALL: [RetryReason; 7] = [
         RetryReason::NotSent,
         RetryReason::NotProcessed,
         RetryReason::SafelyIdempotent,
         RetryReason::RetryableStatus,
+        RetryReason::RequestTimeout,
+        RetryReason::MisdirectedRequest,
+        RetryReason::TooEarly,
     ];
 
     /// Stable name (`evident.decision.reason`).
@@ -256,6 +277,9 @@ impl RetryReason {
             RetryReason::NotProcessed => "not_processed",
             RetryReason::SafelyIdempotent => "safely_idempotent",
             RetryReason::RetryableStatus => "retryable_status",
+            RetryReason::RequestTimeout => "request_timeout",
+            RetryReason::MisdirectedRequest => "misdirected_request",
+            RetryReason::TooEarly => "too_early",
         }
     }
 }
@@ -332,9 +356,34 @@ impl fmt::Display for Decision {
     }
 }
 
-/// The statuses worth repeating for a safely idempotent operation.
+/// The statuses worth repeating: those that prove the request was not
+/// processed ([`status_proves_not_processed`]), for any operation, and 429,
+/// 500, 502, 503, 504 for a safely idempotent one.
 pub const fn is_retryable_status(status: StatusCode) -> bool {
-    matches!(status.as_u16(), 408 | 429 | 500 | 502 | 503 | 504)
+    status_proves_not_processed(status).is_some()
+        || matches!(status.as_u16(), 429 | 500 | 502 | 503 | 504)
+}
+
+/// The retry reason of a status whose RFC says the request was not
+/// processed (408, 421, 425), or `None` for every other status.
+///
+/// ```
+/// use evident_core::{RetryReason, status_proves_not_processed};
+/// use http::StatusCode;
+///
+/// assert_eq!(
+///     status_proves_not_processed(StatusCode::MISDIRECTED_REQUEST),
+///     Some(RetryReason::MisdirectedRequest)
+/// );
+/// assert_eq!(status_proves_not_processed(StatusCode::SERVICE_UNAVAILABLE), None);
+/// ```
+pub const fn status_proves_not_processed(status: StatusCode) -> Option<RetryReason> {
+    match status.as_u16() {
+        408 => Some(RetryReason::RequestTimeout),
+        421 => Some(RetryReason::MisdirectedRequest),
+        425 => Some(RetryReason::TooEarly),
+        _ => None,
+    }
 }
 
 type Rule = Result<(), StopReason>;
@@ -422,8 +471,8 @@ impl RetryPolicy {
                 status,
                 retry_after,
             } => {
-                status_rule(status, ctx.idempotency)?;
-                Ok((RetryReason::RetryableStatus, retry_after))
+                let reason = status_rule(status, ctx.idempotency)?;
+                Ok((reason, retry_after))
             }
         }
     }
@@ -497,14 +546,17 @@ fn evidence_rule(
 }
 
 /// Rule 4.
-fn status_rule(status: StatusCode, idempotency: Idempotency) -> Rule {
+fn status_rule(status: StatusCode, idempotency: Idempotency) -> Result<RetryReason, StopReason> {
+    if let Some(reason) = status_proves_not_processed(status) {
+        return Ok(reason);
+    }
     if !is_retryable_status(status) {
         return Err(StopReason::StatusNotRetryable);
     }
     if !idempotency.safely_idempotent() {
         return Err(StopReason::StatusNotIdempotent);
     }
-    Ok(())
+    Ok(RetryReason::RetryableStatus)
 }
 
 #[cfg(test)]

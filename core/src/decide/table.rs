@@ -9,12 +9,16 @@ use http::StatusCode;
 
 use super::{
     BodyReplay, Decision, Idempotency, Outcome, RetryContext, RetryPolicy, is_retryable_status,
+    status_proves_not_processed,
 };
 use crate::failure::{ExecutionEvidence, FailureCategory};
 
-/// The statuses the table shows: a success, ordinary client errors and every
+/// The statuses the table shows: a success, ordinary client errors, the
+/// statuses that prove non-processing (408, 421, 425) and every other
 /// retryable status.
-pub const TABLE_STATUSES: [u16; 11] = [200, 400, 404, 408, 409, 429, 500, 501, 502, 503, 504];
+pub const TABLE_STATUSES: [u16; 13] = [
+    200, 400, 404, 408, 409, 421, 425, 429, 500, 501, 502, 503, 504,
+];
 
 /// One row of the table: a label and the decision for each idempotency in
 /// [`Idempotency::ALL`] order.
@@ -76,7 +80,9 @@ impl RetryTable {
                 TableRow {
                     label: format!(
                         "{code}{}",
-                        if is_retryable_status(status) {
+                        if status_proves_not_processed(status).is_some() {
+                            " (proves not processed)"
+                        } else if is_retryable_status(status) {
                             " (retryable)"
                         } else {
                             ""

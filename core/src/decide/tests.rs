@@ -112,7 +112,7 @@ fn permanent_categories_stop_even_when_not_sent() {
 
 #[test]
 fn answered_statuses_do_not_retry_a_non_idempotent_operation() {
-    for code in [408, 429, 500, 502, 503, 504] {
+    for code in [429, 500, 502, 503, 504] {
         for idem in [Idempotency::None, Idempotency::KeyNotSent] {
             let d = decide(&ctx(idem), answered(code, None));
             assert_eq!(
@@ -139,6 +139,94 @@ fn answered_statuses_do_not_retry_a_non_idempotent_operation() {
     for code in [200, 201, 204] {
         let d = decide(&ctx(Idempotency::Declared), answered(code, None));
         assert_eq!(d, Decision::Stop(StopReason::Succeeded));
+    }
+}
+
+/// 408, 421 and 425 prove by their RFCs that the request was not processed
+/// (DESIGN.md §4 rule 4): retried whatever the idempotency, each with its
+/// own reason.
+#[test]
+fn statuses_that_prove_non_processing_retry_whatever_the_idempotency() {
+    for (code, reason) in [
+        (408, RetryReason::RequestTimeout),
+        (421, RetryReason::MisdirectedRequest),
+        (425, RetryReason::TooEarly),
+    ] {
+        for idem in Idempotency::ALL {
+            let d = decide(&ctx(idem), answered(code, None));
+            assert!(
+                matches!(d, Decision::Retry { reason: r, delay: DelaySource::Backoff, .. } if r == reason),
+                "{code} {idem:?}: {d}"
+            );
+        }
+    }
+    assert_eq!(RetryReason::RequestTimeout.as_str(), "request_timeout");
+    assert_eq!(
+        RetryReason::MisdirectedRequest.as_str(),
+        "misdirected_request"
+    );
+    assert_eq!(RetryReason::TooEarly.as_str(), "too_early");
+}
+
+#[test]
+fn statuses_that_prove_non_processing_still_obey_the_blockers_the_delay_and_the_budget() {
+    for code in [408, 421, 425] {
+        // Absolute blockers come first.
+        let mut c = ctx(Idempotency::None);
+        c.body = BodyReplay::OneShot;
+        assert_eq!(
+            decide(&c, answered(code, None)),
+            Decision::Stop(StopReason::BodyNotReplayable)
+        );
+        let mut c = ctx(Idempotency::None);
+        c.attempts_made = c.attempts_allowed;
+        assert_eq!(
+            decide(&c, answered(code, None)),
+            Decision::Stop(StopReason::AttemptsExhausted)
+        );
+        let mut c = ctx(Idempotency::None);
+        c.response_delivered = true;
+        assert_eq!(
+            decide(&c, answered(code, None)),
+            Decision::Stop(StopReason::ResponseDelivered)
+        );
+        let mut c = ctx(Idempotency::None);
+        c.draining = true;
+        assert_eq!(
+            decide(&c, answered(code, None)),
+            Decision::Stop(StopReason::Draining)
+        );
+        let mut c = ctx(Idempotency::None);
+        c.remaining = Some(c.min_attempt_time);
+        assert_eq!(
+            decide(&c, answered(code, None)),
+            Decision::Stop(StopReason::DeadlineTooShort)
+        );
+        // The Retry-After rule: honoured exactly inside the deadline...
+        let mut c = ctx(Idempotency::None);
+        c.remaining = Some(Duration::from_secs(10));
+        let d = decide(&c, answered(code, Some(Duration::from_secs(3))));
+        assert!(matches!(
+            d,
+            Decision::Retry { after, delay: DelaySource::RetryAfter, .. } if after == Duration::from_secs(3)
+        ));
+        // ...and a stop when it does not fit.
+        let d = decide(&c, answered(code, Some(Duration::from_secs(30))));
+        assert_eq!(d, Decision::Stop(StopReason::RetryAfterBeyondDeadline));
+        // The budget is consulted last.
+        // An empty budget: no deposits, no floor.
+        let budget = Arc::new(RetryBudget::new(0.0, 0, Duration::from_secs(1)));
+        let p = RetryPolicy::builder()
+            .jitter(0.0)
+            .shared_budget(budget)
+            .build()
+            .unwrap();
+        let d = p.decide(
+            &ctx(Idempotency::None),
+            &answered(code, None),
+            Instant::now(),
+        );
+        assert_eq!(d, Decision::Stop(StopReason::BudgetExhausted), "{code}");
     }
 }
 
@@ -435,7 +523,20 @@ proptest! {
                 }
             }
             Outcome::Answered { status, .. } => {
-                if !is_retryable_status(status) {
+                if let Some(reason) = status_proves_not_processed(status) {
+                    prop_assert!(
+                        matches!(d, Decision::Retry { reason: r, .. } if r == reason)
+                            || matches!(
+                                d,
+                                Decision::Stop(
+                                    StopReason::RetryAfterBeyondDeadline
+                                        | StopReason::RetryAfterBeyondCeiling
+                                        | StopReason::BudgetExhausted
+                                )
+                            ),
+                        "{} gave {}", status, d
+                    );
+                } else if !is_retryable_status(status) {
                     prop_assert_eq!(d, Decision::Stop(StopReason::StatusNotRetryable));
                 } else if !c.idempotency.safely_idempotent() {
                     prop_assert_eq!(d, Decision::Stop(StopReason::StatusNotIdempotent));

@@ -25,11 +25,7 @@ pub const OK_HELLO: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello"
 
 /// A fresh attempt context.
 pub fn attempt() -> AttemptContext {
-    AttemptContext {
-        progress: Progress::new(),
-        deadline: None,
-        resend_count: 0,
-    }
+    evident_core::testing::attempt_context(Progress::new(), None)
 }
 
 /// A GET without a body.
@@ -214,6 +210,8 @@ pub enum H2Reply {
     Hello,
     /// `RST_STREAM` with this reason.
     Reset(h2::Reason),
+    /// This status, without a body.
+    Status(u16),
 }
 
 /// Serves HTTP/2 on one connection until the client goes away.
@@ -232,6 +230,11 @@ where
                 send.send_data(Bytes::from_static(b"hello"), true).unwrap();
             }
             H2Reply::Reset(reason) => respond.send_reset(reason),
+            H2Reply::Status(code) => {
+                let mut response = http::Response::new(());
+                *response.status_mut() = http::StatusCode::from_u16(code).unwrap();
+                respond.send_response(response, true).unwrap();
+            }
         }
     }
 }

@@ -26,11 +26,7 @@ pub const OK_HELLO: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello"
 
 /// A fresh attempt context.
 pub fn attempt() -> AttemptContext {
-    AttemptContext {
-        progress: Progress::new(),
-        deadline: None,
-        resend_count: 0,
-    }
+    evident_core::testing::attempt_context(Progress::new(), None)
 }
 
 /// A GET without a body.
@@ -296,7 +292,7 @@ pub fn judged(
     evident_core::FailureCategory,
     evident_core::ExecutionEvidence,
 ) {
-    let t = evident_core::classify(failure.signal(), &attempt.progress.snapshot());
+    let t = evident_core::classify(failure.signal(), &attempt.progress().snapshot());
     (t.stage(), t.category(), t.evidence())
 }
 

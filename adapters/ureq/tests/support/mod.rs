@@ -29,11 +29,12 @@ pub const EVENT_TIMEOUT: Duration = Duration::from_secs(10);
 /// A fresh attempt context. Its deadline is only a safety net, so that a
 /// broken engine fails the test instead of hanging it.
 pub fn attempt() -> AttemptContext {
-    AttemptContext {
-        progress: Progress::new(),
-        deadline: Some(Instant::now() + EVENT_TIMEOUT),
-        resend_count: 0,
-    }
+    attempt_until(Instant::now() + EVENT_TIMEOUT)
+}
+
+/// A fresh attempt context whose deadline is `deadline`.
+pub fn attempt_until(deadline: Instant) -> AttemptContext {
+    evident_core::testing::attempt_context(Progress::new(), Some(deadline))
 }
 
 /// A GET without a body.
