@@ -331,3 +331,33 @@ async fn an_attempt_that_requires_a_fresh_connection_never_reuses_the_pooled_one
     fetch(&engine, post(&url, "again"), &fresh).await.unwrap();
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }
+
+#[tokio::test]
+async fn a_sealed_attempt_puts_no_byte_of_its_request_on_the_wire() {
+    let (listener, addr) = listen().await;
+    let server = tokio::spawn(async move {
+        let (mut tcp, _) = listener.accept().await.unwrap();
+        let mut received = Vec::new();
+        let _ = tcp.read_to_end(&mut received).await;
+        received
+    });
+    let engine = engine(HostOverrides::new());
+    let attempt = attempt();
+    // The core gave up on the attempt before hyper asked the body anything
+    // (in real use: while the connection was being set up).
+    attempt.progress().seal();
+    let failure = fetch(&engine, post(&format!("http://{addr}/"), "pay"), &attempt)
+        .await
+        .unwrap_err();
+    assert!(!attempt.progress().snapshot().write_started(), "{failure}");
+    drop(engine);
+    let received = tokio::time::timeout(Duration::from_secs(10), server)
+        .await
+        .expect("the connection is torn down")
+        .unwrap();
+    assert!(
+        received.is_empty(),
+        "{:?}",
+        String::from_utf8_lossy(&received)
+    );
+}
