@@ -95,9 +95,27 @@
 //! # Errors
 //!
 //! Failures are [`evident_core::EngineFailure`]s whose signal comes from
-//! [`classify::classify`]. One known blind spot, listed in the conformance
-//! matrix: a stream covered by a GOAWAY whose connection then closes is
-//! seen as a closed connection, because hyper drops the `h2::Error`.
+//! [`classify::classify`].
+//!
+//! # What this engine sees less of than the hyper engine
+//!
+//! Each item reports less, never something wrong; the core falls back to
+//! the conservative answer.
+//!
+//! * **A GOAWAY that covered the stream** is seen as a closed connection:
+//!   hyper drops the `h2::Error` (`hyper::Error::new_h2`). Same evidence and
+//!   decision, another category; a named gap in the conformance matrix.
+//! * **Bytes on the socket** are not counted, so "nothing written" is never
+//!   proven by a count (see above).
+//! * **The HTTP/2 stream id and whether the connection was reused** are not
+//!   reported: reqwest and hyper-util expose neither.
+//! * **A seal racing hyper's first question to the body** on HTTP/2: hyper
+//!   checks that the request was not cancelled, then asks the body, then
+//!   opens the stream, in one step of its connection task. A seal landing
+//!   inside that step lets the HEADERS frame (without END_STREAM) leave,
+//!   followed by `RST_STREAM(CANCEL)` when the body refuses its first frame.
+//! * **Host overrides for IP literals** are ignored: reqwest never resolves
+//!   an IP literal.
 //!
 //! ```no_run
 //! use evident_core::client::{Body, CallOptions, Client};
