@@ -116,6 +116,12 @@
 //!   followed by `RST_STREAM(CANCEL)` when the body refuses its first frame.
 //! * **Host overrides for IP literals** are ignored: reqwest never resolves
 //!   an IP literal.
+//! * **Which address's failure surfaces** when a name has several: reqwest's
+//!   connector (hyper-util's `HttpConnector`) walks the addresses itself
+//!   and reports the last TCP error, where the other adapters keep the
+//!   first ([`evident_core::engine::ConnectFailures`]). The rule's point
+//!   still holds: TLS runs only on the address that connected, so a
+//!   rejected certificate is never hidden by another address's refusal.
 //!
 //! ```no_run
 //! use evident_core::client::{Body, CallOptions, Client};
