@@ -26,7 +26,7 @@ pub const CALL_SPAN: &str = "evident.call";
 /// Name of the per-attempt `tracing` span.
 pub const ATTEMPT_SPAN: &str = "evident.attempt";
 
-/// What the pipeline refused an attempt for.
+/// Why an attempt was refused before anything was sent.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RejectionKind {
@@ -36,6 +36,8 @@ pub enum RejectionKind {
     RateLimited,
     /// The origin's bulkhead is full.
     BulkheadFull,
+    /// The client was drained while the call waited to retry.
+    Draining,
 }
 
 impl RejectionKind {
@@ -45,6 +47,7 @@ impl RejectionKind {
             RejectionKind::CircuitOpen => "circuit_open",
             RejectionKind::RateLimited => "rate_limited",
             RejectionKind::BulkheadFull => "bulkhead_full",
+            RejectionKind::Draining => "draining",
         }
     }
 }
@@ -107,6 +110,21 @@ impl AttemptRecord {
             status: None,
             rejection: Some(kind),
             decision: Decision::Stop(StopReason::LocalRejection),
+        }
+    }
+
+    /// The record of the attempt a drained client did not start: the call
+    /// was waiting to retry when [`drain`](crate::client::Client::drain) was
+    /// called.
+    pub fn drained(resend_count: u32) -> Self {
+        AttemptRecord {
+            resend_count,
+            stage: None,
+            category: None,
+            evidence: None,
+            status: None,
+            rejection: Some(RejectionKind::Draining),
+            decision: Decision::Stop(StopReason::Draining),
         }
     }
 
@@ -187,7 +205,10 @@ pub trait Observer: Send + Sync + 'static {
     /// One attempt ended and was decided.
     fn on_attempt(&self, call: &CallInfo, record: &AttemptRecord);
 
-    /// The call ended; `records` holds every attempt's record.
+    /// The call ended; `records` holds every attempt's record. No record of
+    /// the call follows it: in streaming mode the call ends when the
+    /// handed-over body ends (read to its end, failed or dropped), after the
+    /// record of a body failure.
     fn on_call_end(&self, call: &CallInfo, records: &[AttemptRecord]) {
         let _ = (call, records);
     }

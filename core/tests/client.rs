@@ -9,7 +9,9 @@ use bytes::Bytes;
 use evident_core::client::{self, CallOptions, ClientBuilder, blocking};
 use evident_core::decide::{BudgetConfig, Decision, DelaySource, RetryReason, StopReason};
 use evident_core::observe::{AttemptRecord, CallInfo, Observer};
-use evident_core::resilience::{CircuitBreakerConfig, ManualClock, PipelineConfig};
+use evident_core::resilience::{
+    CircuitBreakerConfig, ManualClock, Origin, PipelineConfig, RateLimiterConfig, Scheme,
+};
 use evident_core::testing::{Reached, ScriptedEngine, Step};
 use evident_core::{
     AttemptStage as S, EngineSignal, ExecutionEvidence as E, FailureCategory as C, RetryPolicy,
@@ -154,18 +156,71 @@ fn scripts() -> Vec<(Vec<Step>, CallOptions)> {
     ]
 }
 
+/// A rate limiter of one token per 5 s that lets an attempt wait up to 10 s.
+fn slow_rate_limiter() -> PipelineConfig {
+    PipelineConfig::disabled().rate_limiter(Some(
+        RateLimiterConfig::builder(1, Duration::from_secs(5))
+            .max_wait(Duration::from_secs(10))
+            .build()
+            .unwrap(),
+    ))
+}
+
+/// Scripts whose attempts wait for admission.
+fn admission_scripts() -> Vec<(Vec<Step>, CallOptions)> {
+    vec![
+        // The retry waits ~4.9 s for a token, then hangs: its 2 s timeout
+        // counts from admission, not from before the wait.
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::hang(Reached::BodyWritten),
+            ],
+            CallOptions::new(),
+        ),
+        // The token is further away than the 3 s deadline allows: the
+        // retry is rejected at once instead of waiting past the deadline.
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new().deadline(Duration::from_secs(3)),
+        ),
+        // Within a 20 s deadline the wait fits; the retry succeeds.
+        (
+            vec![
+                Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+                Step::respond(200, "ok"),
+            ],
+            CallOptions::new().deadline(Duration::from_secs(20)),
+        ),
+    ]
+}
+
 #[tokio::test(start_paused = true)]
 async fn async_and_blocking_clients_decide_identically() {
-    for (i, (steps, options)) in scripts().into_iter().enumerate() {
+    let plain = scripts()
+        .into_iter()
+        .map(|(steps, options)| (steps, options, PipelineConfig::disabled()));
+    let admission = admission_scripts()
+        .into_iter()
+        .map(|(steps, options)| (steps, options, slow_rate_limiter()));
+    for (i, (steps, options, pipeline)) in plain.chain(admission).enumerate() {
         let (a, a_engine, a_elapsed) = run_async(
-            builder(),
+            builder().pipeline(pipeline.clone()),
             steps.clone(),
             client::Body::from("x"),
             options.clone(),
         )
         .await;
         let (b, b_engine, b_elapsed) = tokio::task::spawn_blocking(move || {
-            run_blocking(builder(), steps, blocking::Body::from("x"), options)
+            run_blocking(
+                builder().pipeline(pipeline),
+                steps,
+                blocking::Body::from("x"),
+                options,
+            )
         })
         .await
         .unwrap();
@@ -715,4 +770,490 @@ fn impossible_client_configurations_are_typed_errors() {
             .build_blocking(ScriptedEngine::new([Step::respond(200, "")]))
             .is_ok()
     );
+}
+
+/// A breaker that opens on the first recorded failure.
+fn hair_trigger_breaker() -> PipelineConfig {
+    PipelineConfig::disabled().circuit_breaker(Some(
+        CircuitBreakerConfig::builder()
+            .sliding_window_size(1)
+            .minimum_number_of_calls(1)
+            .build()
+            .unwrap(),
+    ))
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failing_request_body_never_opens_the_circuit() {
+    // The caller's own body stream failed: nothing says the upstream is
+    // unhealthy, so a breaker that opens on one failure stays closed.
+    let engine = Arc::new(ScriptedEngine::new([
+        Step::fail(EngineSignal::RequestBody, Reached::HeadWritten),
+        Step::respond(200, "ok"),
+    ]));
+    let client = builder()
+        .pipeline(hair_trigger_breaker())
+        .build(engine.clone())
+        .unwrap();
+    let request = http::Request::post(URL)
+        .body(client::Body::from("x"))
+        .unwrap();
+    let err = client
+        .execute(request, CallOptions::new())
+        .await
+        .unwrap_err();
+    assert_eq!(err.failure().unwrap().category(), C::RequestBody);
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    assert_eq!(
+        client.pipeline().state(&origin),
+        Some(evident_core::resilience::CircuitState::Closed)
+    );
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let ok = client.execute(request, CallOptions::new()).await.unwrap();
+    assert_eq!(ok.status(), 200);
+    assert_eq!(engine.sends(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn admission_waits_end_within_the_call_deadline_and_the_attempt_is_timed_from_admission() {
+    // The retry's token is 4.9 s away, the deadline 3 s: rejected at once.
+    let (r, engine, elapsed) = run_async(
+        builder().pipeline(slow_rate_limiter()),
+        vec![
+            Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+            Step::respond(200, "ok"),
+        ],
+        client::Body::Empty,
+        CallOptions::new().deadline(Duration::from_secs(3)),
+    )
+    .await;
+    let err = r.unwrap_err();
+    assert!(matches!(
+        err.rejection(),
+        Some(evident_core::resilience::LocalRejection::RateLimited { .. })
+    ));
+    let shown: Vec<String> = err.attempts().iter().map(|r| r.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "#0 connect/connection_refused/not_sent -> retry(not_sent)",
+            "#1 rejected:rate_limited -> stop(local_rejection)",
+        ]
+    );
+    assert_eq!(engine.sends(), 1);
+    assert_eq!(elapsed, Duration::from_millis(100), "only the backoff");
+    // Admitted after waiting until 5 s, the hanging retry gets its whole
+    // 2 s attempt timeout.
+    let (r, _, elapsed) = run_async(
+        builder().pipeline(slow_rate_limiter()),
+        vec![
+            Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+            Step::hang(Reached::BodyWritten),
+        ],
+        client::Body::Empty,
+        CallOptions::new(),
+    )
+    .await;
+    assert_eq!(r.unwrap_err().attempts().len(), 2);
+    assert_eq!(elapsed, Duration::from_secs(7));
+}
+
+/// Collects records and says when the first one arrived.
+#[derive(Default)]
+struct Signal {
+    records: Mutex<Vec<AttemptRecord>>,
+    first: tokio::sync::Notify,
+    sender: Mutex<Option<std::sync::mpsc::Sender<()>>>,
+}
+
+impl Observer for Signal {
+    fn on_attempt(&self, _call: &CallInfo, record: &AttemptRecord) {
+        self.records.lock().unwrap().push(*record);
+        self.first.notify_one();
+        if let Some(tx) = &*self.sender.lock().unwrap() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+fn shown(records: &[AttemptRecord]) -> Vec<String> {
+    records.iter().map(|r| r.to_string()).collect()
+}
+
+const DRAINED_DURING_RETRY_AFTER: [&str; 2] = [
+    "#0 status:503 -> retry(retryable_status)",
+    "#1 rejected:draining -> stop(draining)",
+];
+
+fn retry_after_60() -> Vec<Step> {
+    vec![
+        Step::respond(503, "").header("retry-after", "60"),
+        Step::respond(200, "ok"),
+    ]
+}
+
+#[tokio::test(start_paused = true)]
+async fn drain_during_a_retry_after_wait_ends_the_async_call_at_once() {
+    let observer = Arc::new(Signal::default());
+    let engine = Arc::new(ScriptedEngine::new(retry_after_60()));
+    let client = builder()
+        .observer(observer.clone())
+        .build(engine.clone())
+        .unwrap();
+    let start = tokio::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+            client
+                .execute(request, CallOptions::new().idempotent())
+                .await
+        })
+    };
+    observer.first.notified().await;
+    client.drain();
+    let err = call.await.unwrap().unwrap_err();
+    assert!(err.is_draining(), "{err}");
+    assert_eq!(shown(err.attempts()), DRAINED_DURING_RETRY_AFTER);
+    assert_eq!(
+        shown(&observer.records.lock().unwrap()),
+        DRAINED_DURING_RETRY_AFTER
+    );
+    assert_eq!(engine.sends(), 1);
+    assert_eq!(start.elapsed(), Duration::ZERO, "not a moment of the 60 s");
+}
+
+#[test]
+fn drain_during_a_retry_after_wait_ends_the_blocking_call_without_advancing_its_clock() {
+    // The observer drains the client as the first attempt is recorded, so
+    // the drain is in place when the wait begins.
+    struct DrainOnFirst(std::sync::OnceLock<blocking::Client<Arc<ScriptedEngine>>>);
+    impl Observer for DrainOnFirst {
+        fn on_attempt(&self, _call: &CallInfo, _record: &AttemptRecord) {
+            self.0.get().unwrap().drain();
+        }
+    }
+    let clock = ManualClock::new();
+    let observer = Arc::new(DrainOnFirst(std::sync::OnceLock::new()));
+    let engine = Arc::new(ScriptedEngine::new(retry_after_60()).with_clock(clock.clone()));
+    let client = builder()
+        .clock(Arc::new(clock.clone()))
+        .observer(observer.clone())
+        .build_blocking(engine.clone())
+        .unwrap();
+    let _ = observer.0.set(client.clone());
+    let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+    let err = client
+        .execute(request, CallOptions::new().idempotent())
+        .unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_DURING_RETRY_AFTER);
+    assert_eq!(engine.sends(), 1);
+    assert_eq!(clock.elapsed(), Duration::ZERO);
+}
+
+#[test]
+fn drain_wakes_a_blocking_call_asleep_in_a_retry_after_wait() {
+    // The system clock: the call really sleeps, and drain() must wake it.
+    let observer = Arc::new(Signal::default());
+    let (tx, rx) = std::sync::mpsc::channel();
+    *observer.sender.lock().unwrap() = Some(tx);
+    let engine = Arc::new(ScriptedEngine::new(retry_after_60()));
+    let client = builder()
+        .observer(observer.clone())
+        .build_blocking(engine.clone())
+        .unwrap();
+    let started = std::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        std::thread::spawn(move || {
+            let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new().idempotent())
+        })
+    };
+    rx.recv().unwrap();
+    client.drain();
+    let err = call.join().unwrap().unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_DURING_RETRY_AFTER);
+    assert_eq!(engine.sends(), 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "woken by the drain, not by the end of the 60 s wait"
+    );
+}
+
+/// Logs records and call ends, in order, as text.
+#[derive(Default)]
+struct Log(Mutex<Vec<String>>);
+
+impl Observer for Log {
+    fn on_attempt(&self, _call: &CallInfo, record: &AttemptRecord) {
+        self.0.lock().unwrap().push(record.to_string());
+    }
+    fn on_call_end(&self, _call: &CallInfo, records: &[AttemptRecord]) {
+        self.0
+            .lock()
+            .unwrap()
+            .push(format!("end({})", records.len()));
+    }
+}
+
+impl Log {
+    fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+fn refused_then_body_reset() -> Vec<Step> {
+    vec![
+        Step::fail(EngineSignal::ConnectionRefused, Reached::Connect),
+        Step::body_fails(200, "par", EngineSignal::ConnectionReset),
+    ]
+}
+
+const STREAMED_BODY_RESET: [&str; 3] = [
+    "#0 connect/connection_refused/not_sent -> retry(not_sent)",
+    "#1 status:200 -> stop(succeeded)",
+    "#1 read_body/connection_reset/responded -> stop(response_delivered)",
+];
+
+#[tokio::test(start_paused = true)]
+async fn a_streamed_body_failure_is_the_clients_error_with_every_record_observed_inside_the_call() {
+    use http_body_util::BodyExt;
+    let log = Arc::new(Log::default());
+    let client = builder()
+        .observer(log.clone())
+        .build(ScriptedEngine::new(refused_then_body_reset()))
+        .unwrap();
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let response = client
+        .execute_streaming(request, CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        shown(client::attempts_of(&response)),
+        STREAMED_BODY_RESET[..2]
+    );
+    assert_eq!(
+        log.lines(),
+        STREAMED_BODY_RESET[..2],
+        "the call is not over"
+    );
+    let err: client::Error = response.into_body().collect().await.unwrap_err();
+    assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+    let f = err.failure().unwrap();
+    assert_eq!(
+        (f.stage(), f.category(), f.evidence()),
+        (S::ReadBody, C::ConnectionReset, E::Responded)
+    );
+    let mut expected: Vec<String> = STREAMED_BODY_RESET.map(String::from).to_vec();
+    expected.push("end(3)".into());
+    assert_eq!(
+        log.lines(),
+        expected,
+        "the body failure comes before the end"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_streamed_body_is_bounded_by_the_call_deadline() {
+    use http_body_util::BodyExt;
+    let client = builder()
+        .build(ScriptedEngine::new([Step::body_stalls(200, "part")]))
+        .unwrap();
+    let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let start = tokio::time::Instant::now();
+    let response = client
+        .execute_streaming(request, CallOptions::new().deadline(Duration::from_secs(5)))
+        .await
+        .unwrap();
+    // Bounded here only so that a regression fails instead of hanging.
+    let read = tokio::time::timeout(Duration::from_secs(3600), response.into_body().collect())
+        .await
+        .expect("the call's deadline ended the body");
+    let err = read.unwrap_err();
+    assert_eq!(start.elapsed(), Duration::from_secs(5));
+    let f = err.failure().unwrap();
+    assert_eq!(
+        (f.stage(), f.category(), f.evidence()),
+        (S::ReadBody, C::Timeout, E::Responded)
+    );
+    assert_eq!(
+        err.attempts().last().unwrap().decision,
+        Decision::Stop(StopReason::ResponseDelivered)
+    );
+}
+
+#[test]
+fn the_blocking_client_streams_with_the_same_trail_as_the_async_one() {
+    let log = Arc::new(Log::default());
+    let clock = ManualClock::new();
+    let client = builder()
+        .clock(Arc::new(clock.clone()))
+        .observer(log.clone())
+        .build_blocking(ScriptedEngine::new(refused_then_body_reset()).with_clock(clock))
+        .unwrap();
+    let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+    let response = client
+        .execute_streaming(request, CallOptions::new())
+        .unwrap();
+    assert_eq!(
+        shown(client::attempts_of(&response)),
+        STREAMED_BODY_RESET[..2]
+    );
+    let mut body = response.into_body();
+    assert_eq!(body.next_chunk().unwrap().unwrap(), "par");
+    assert_eq!(
+        log.lines(),
+        STREAMED_BODY_RESET[..2],
+        "the call is not over"
+    );
+    let err = body.next_chunk().unwrap_err();
+    assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+    let mut expected: Vec<String> = STREAMED_BODY_RESET.map(String::from).to_vec();
+    expected.push("end(3)".into());
+    assert_eq!(log.lines(), expected);
+    // Through `Read`, the client's error is inside the io::Error.
+    let client = builder()
+        .build_blocking(ScriptedEngine::new(refused_then_body_reset()))
+        .unwrap();
+    let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+    let mut body = client
+        .execute_streaming(request, CallOptions::new())
+        .unwrap()
+        .into_body();
+    let io = std::io::Read::read_to_end(&mut body, &mut Vec::new()).unwrap_err();
+    let err = io
+        .get_ref()
+        .unwrap()
+        .downcast_ref::<client::Error>()
+        .unwrap();
+    assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_streamed_call_ends_once_when_its_body_ends_or_is_dropped() {
+    use http_body_util::BodyExt;
+    let log = Arc::new(Log::default());
+    let client = builder()
+        .observer(log.clone())
+        .build(ScriptedEngine::new([Step::respond(200, "whole")]))
+        .unwrap();
+    let stream = || http::Request::get(URL).body(client::Body::Empty).unwrap();
+    let response = client
+        .execute_streaming(stream(), CallOptions::new())
+        .await
+        .unwrap();
+    assert_eq!(log.lines(), ["#0 status:200 -> stop(succeeded)"]);
+    let body = response.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!(body, "whole");
+    assert_eq!(log.lines(), ["#0 status:200 -> stop(succeeded)", "end(1)"]);
+    let response = client
+        .execute_streaming(stream(), CallOptions::new())
+        .await
+        .unwrap();
+    drop(response);
+    assert_eq!(log.lines().len(), 4);
+    assert_eq!(log.lines()[3], "end(1)");
+}
+
+/// A bulkhead of one slot whose queue would keep a second attempt an hour.
+fn one_slot_queueing_bulkhead() -> PipelineConfig {
+    PipelineConfig::disabled().bulkhead(Some(
+        evident_core::resilience::BulkheadConfig::builder()
+            .max_concurrent(1)
+            .max_wait(Duration::from_secs(3600))
+            .build()
+            .unwrap(),
+    ))
+}
+
+const DRAINED_IN_ADMISSION: [&str; 1] = ["#0 rejected:draining -> stop(draining)"];
+
+#[tokio::test(start_paused = true)]
+async fn drain_ends_an_async_call_queued_for_admission() {
+    let client = builder()
+        .pipeline(one_slot_queueing_bulkhead())
+        .build(ScriptedEngine::new([Step::respond(200, "ok")]))
+        .unwrap();
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    let held = client.pipeline().acquire(&origin).await.unwrap();
+    let start = tokio::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        tokio::spawn(async move {
+            let request = http::Request::get(URL).body(client::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new()).await
+        })
+    };
+    while client
+        .pipeline()
+        .metrics(&origin)
+        .unwrap()
+        .bulkhead
+        .unwrap()
+        .waiting
+        == 0
+    {
+        tokio::task::yield_now().await;
+    }
+    client.drain();
+    let err = call.await.unwrap().unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_IN_ADMISSION);
+    assert_eq!(start.elapsed(), Duration::ZERO);
+    assert_eq!(client.engine().sends(), 0);
+    let bulkhead = client
+        .pipeline()
+        .metrics(&origin)
+        .unwrap()
+        .bulkhead
+        .unwrap();
+    assert_eq!(
+        (bulkhead.waiting, bulkhead.in_use),
+        (0, 1),
+        "left the queue"
+    );
+    held.record_success();
+}
+
+#[test]
+fn drain_wakes_a_blocking_call_queued_for_admission() {
+    let client = builder()
+        .pipeline(one_slot_queueing_bulkhead())
+        .build_blocking(ScriptedEngine::new([Step::respond(200, "ok")]))
+        .unwrap();
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    let held = client.pipeline().acquire_blocking(&origin).unwrap();
+    let started = std::time::Instant::now();
+    let call = {
+        let client = client.clone();
+        std::thread::spawn(move || {
+            let request = http::Request::get(URL).body(blocking::Body::Empty).unwrap();
+            client.execute(request, CallOptions::new())
+        })
+    };
+    // Synchronisation on a fact, not a sleep: the call is in the queue.
+    while client
+        .pipeline()
+        .metrics(&origin)
+        .unwrap()
+        .bulkhead
+        .unwrap()
+        .waiting
+        == 0
+    {
+        std::thread::yield_now();
+    }
+    client.drain();
+    let err = call.join().unwrap().unwrap_err();
+    assert!(err.is_draining());
+    assert_eq!(shown(err.attempts()), DRAINED_IN_ADMISSION);
+    assert!(
+        started.elapsed() < Duration::from_secs(60),
+        "woken by the drain"
+    );
+    assert_eq!(client.engine().sends(), 0);
+    held.record_success();
 }

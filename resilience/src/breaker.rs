@@ -624,6 +624,12 @@ impl CircuitBreaker {
         self.try_acquire_at(self.inner.clock.now())
     }
 
+    /// Whether nothing outside the registry holds this breaker (no
+    /// permission in flight).
+    pub(crate) fn is_unshared(&self) -> bool {
+        Arc::strong_count(&self.inner) == 1
+    }
+
     pub(crate) fn try_acquire_at(&self, now: Instant) -> Result<CircuitPermission, LocalRejection> {
         let config = &self.inner.config;
         let mut core = self.lock();

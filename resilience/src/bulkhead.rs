@@ -7,22 +7,32 @@
 //! attempts; others wait up to `max_wait` (zero: fail fast) and are then
 //! rejected with [`LocalRejection::BulkheadFull`].
 //!
-//! One mutex-protected count serves both worlds: async waiters park their
-//! `Waker`, blocking waiters sleep on a condvar, and a release wakes them all
-//! to race for the slot (simple, and no wake-up can be lost when a woken
-//! waiter is cancelled). Async waits time out on tokio's timer, so tests
-//! pause time. Blocking waits time out on the condvar, in real time: a
-//! parked thread can only be woken by a real timer or another thread, so an
-//! injected clock could not end its wait.
+//! Waiting is a FIFO queue, first come first served: a release hands its
+//! slot directly to the waiter at the front and wakes that one waiter only
+//! (never all of them to race, which burns CPU on every release and lets a
+//! newcomer overtake someone who waited longer). A newcomer never takes a
+//! free slot while anyone is queued. A waiter that gives up (timed out,
+//! cancelled) after a slot was handed to it passes the slot on. Async
+//! waiters park their `Waker`, blocking waiters park their thread; one mutex
+//! serves both. Async waits time out on tokio's timer, so tests pause time.
+//! Blocking waits time out in real time: a parked thread can only be woken
+//! by a real timer or another thread, so an injected clock could not end its
+//! wait.
+//!
+//! By default a full bulkhead queues (up to [`DEFAULT_BULKHEAD_MAX_WAIT`],
+//! and never past the caller's own bound, see
+//! [`Bulkhead::acquire_within`]) instead of rejecting: a healthy burst just
+//! above the cap should wait a few milliseconds for a slot, not fail.
 
+use std::collections::VecDeque;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use crate::event::{Component, EventHook, EventKind, emit};
-use crate::{ConfigError, LocalRejection, Origin};
+use crate::{ConfigError, Interrupt, LocalRejection, Origin};
 
 /// Default cap on concurrent attempts per origin: 100, the lower bound RFC
 /// 9113 (HTTP/2) recommends for `SETTINGS_MAX_CONCURRENT_STREAMS`. One HTTP/2
@@ -30,9 +40,13 @@ use crate::{ConfigError, LocalRejection, Origin};
 /// inside the engine anyway; below it we would reject what the upstream
 /// would happily take. (Resilience4j's 25 is sized for a thread pool.)
 pub const DEFAULT_MAX_CONCURRENT_ATTEMPTS: u32 = 100;
-/// Default wait for a slot: none (fail fast), Resilience4j's default. The
-/// retry loop above has its own backoff and deadline.
-pub const DEFAULT_BULKHEAD_MAX_WAIT: Duration = Duration::ZERO;
+/// Default longest wait in the queue for a slot: 30 s, the client's default
+/// attempt timeout, since every attempt ahead in the queue ends within one
+/// attempt timeout of starting. A healthy burst above the cap then waits for
+/// a slot instead of failing (with fail-fast, 128 calls in flight against the
+/// cap of 100 saw 20–25% rejections from a healthy server). The client bounds
+/// the wait further by the call's remaining deadline.
+pub const DEFAULT_BULKHEAD_MAX_WAIT: Duration = Duration::from_secs(30);
 
 /// A validated bulkhead configuration.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,30 +178,98 @@ struct BulkheadInner {
     config: BulkheadConfig,
     hook: Option<EventHook>,
     core: Mutex<BulkCore>,
-    released: Condvar,
+}
+
+/// How a queued waiter is woken when a slot is handed to it.
+enum Wake {
+    /// An async waiter's task.
+    Task(Waker),
+    /// A blocking waiter's thread (parked).
+    Thread(std::thread::Thread),
+}
+
+impl Wake {
+    fn wake(self) {
+        match self {
+            Wake::Task(waker) => waker.wake(),
+            Wake::Thread(thread) => thread.unpark(),
+        }
+    }
 }
 
 struct BulkCore {
+    /// Slots held, including slots handed to a waiter that has not yet
+    /// picked it up.
     in_use: u32,
-    /// Parked async waiters, by id.
-    wakers: Vec<(u64, Waker)>,
+    /// Waiters in arrival order. A release hands its slot to the front one.
+    queue: VecDeque<(u64, Wake)>,
+    /// Waiters a slot was handed to, not yet picked up (at most a few).
+    granted: Vec<u64>,
     next_waiter: u64,
-    async_waiting: u32,
-    blocking_waiting: u32,
     acquired: u64,
     rejected: u64,
     released: u64,
 }
 
 impl BulkCore {
+    /// Takes a free slot, unless others are queued for one: a newcomer never
+    /// overtakes a waiter. (A slot handed to a waiter is already counted in
+    /// `in_use`; while anyone is queued, every slot is in use.)
     fn try_take(&mut self, max: u32) -> bool {
-        if self.in_use < max {
+        if self.in_use < max && self.queue.is_empty() {
             self.in_use += 1;
             self.acquired += 1;
             true
         } else {
             false
         }
+    }
+
+    fn enqueue(&mut self, wake: Wake) -> u64 {
+        let id = self.next_waiter;
+        self.next_waiter += 1;
+        self.queue.push_back((id, wake));
+        id
+    }
+
+    /// Picks up a slot handed to waiter `id`, if one was.
+    fn pick_up(&mut self, id: u64) -> bool {
+        match self.granted.iter().position(|g| *g == id) {
+            Some(i) => {
+                self.granted.swap_remove(i);
+                self.acquired += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Gives one slot back: to the first waiter in line if there is one
+    /// (returned for waking, outside the lock), else to the pool.
+    #[must_use]
+    fn give_back(&mut self) -> Option<Wake> {
+        match self.queue.pop_front() {
+            Some((id, wake)) => {
+                self.granted.push(id);
+                Some(wake)
+            }
+            None => {
+                self.in_use -= 1;
+                None
+            }
+        }
+    }
+
+    /// Waiter `id` stops waiting (timed out or cancelled). If a slot had
+    /// been handed to it meanwhile, it is passed on to the next in line.
+    #[must_use]
+    fn leave(&mut self, id: u64) -> Option<Wake> {
+        if let Some(i) = self.granted.iter().position(|g| *g == id) {
+            self.granted.swap_remove(i);
+            return self.give_back();
+        }
+        self.queue.retain(|(w, _)| *w != id);
+        None
     }
 }
 
@@ -209,15 +291,13 @@ impl Bulkhead {
                 hook,
                 core: Mutex::new(BulkCore {
                     in_use: 0,
-                    wakers: Vec::new(),
+                    queue: VecDeque::new(),
+                    granted: Vec::new(),
                     next_waiter: 0,
-                    async_waiting: 0,
-                    blocking_waiting: 0,
                     acquired: 0,
                     rejected: 0,
                     released: 0,
                 }),
-                released: Condvar::new(),
             }),
         }
     }
@@ -230,6 +310,12 @@ impl Bulkhead {
     /// The configuration.
     pub fn config(&self) -> &BulkheadConfig {
         &self.inner.config
+    }
+
+    /// Whether nothing outside the registry holds this bulkhead (no permit,
+    /// no waiter, no acquisition in progress).
+    pub(crate) fn is_unshared(&self) -> bool {
+        Arc::strong_count(&self.inner) == 1
     }
 
     fn lock(&self) -> MutexGuard<'_, BulkCore> {
@@ -255,101 +341,165 @@ impl Bulkhead {
         }
     }
 
-    fn rejection(&self) -> LocalRejection {
+    fn rejection(&self, waited: Duration) -> LocalRejection {
         self.lock().rejected += 1;
         self.emit(EventKind::Rejected);
         LocalRejection::BulkheadFull {
             origin: self.inner.origin.clone(),
             max_concurrent: self.inner.config.max_concurrent,
-            max_wait: self.inner.config.max_wait,
+            max_wait: waited,
         }
     }
 
-    /// A slot now, or a rejection; never waits.
+    /// A slot now, or a rejection; never waits (and never overtakes a
+    /// queued waiter).
     pub fn try_acquire(&self) -> Result<BulkheadPermit, LocalRejection> {
         let taken = self.lock().try_take(self.inner.config.max_concurrent);
         if taken {
             Ok(self.granted())
         } else {
-            Err(self.rejection())
+            Err(self.rejection(Duration::ZERO))
         }
     }
 
-    /// A slot, waiting on a condvar up to the configured `max_wait` (real
-    /// time) for one to be released.
+    /// A slot, queueing (first come, first served) up to the configured
+    /// `max_wait`, in real time, for one to be released.
     pub fn acquire_blocking(&self) -> Result<BulkheadPermit, LocalRejection> {
-        let max = self.inner.config.max_concurrent;
+        self.acquire_blocking_within(Duration::MAX)
+    }
+
+    /// Like [`acquire_blocking`](Self::acquire_blocking), waiting at most
+    /// `max_wait` (or the configured `max_wait`, if shorter): a caller with
+    /// a deadline never queues past it.
+    pub fn acquire_blocking_within(
+        &self,
+        max_wait: Duration,
+    ) -> Result<BulkheadPermit, LocalRejection> {
+        self.acquire_blocking_inner(max_wait, None)
+    }
+
+    /// Like [`acquire_blocking_within`](Self::acquire_blocking_within), and
+    /// raising `interrupt` ends the wait at once with
+    /// [`LocalRejection::Interrupted`].
+    pub fn acquire_blocking_interruptible(
+        &self,
+        max_wait: Duration,
+        interrupt: &Interrupt,
+    ) -> Result<BulkheadPermit, LocalRejection> {
+        self.acquire_blocking_inner(max_wait, Some(interrupt))
+    }
+
+    fn acquire_blocking_inner(
+        &self,
+        max_wait: Duration,
+        interrupt: Option<&Interrupt>,
+    ) -> Result<BulkheadPermit, LocalRejection> {
+        let max_wait = max_wait.min(self.inner.config.max_wait);
         let mut core = self.lock();
-        if core.try_take(max) {
+        if core.try_take(self.inner.config.max_concurrent) {
             drop(core);
             return Ok(self.granted());
         }
-        let max_wait = self.inner.config.max_wait;
         if max_wait.is_zero() {
             drop(core);
-            return Err(self.rejection());
+            return Err(self.rejection(max_wait));
         }
+        // Registered before queueing, so a raise from now on unparks us.
+        let registration = match interrupt {
+            Some(interrupt) => match interrupt.register_current_thread() {
+                Some(id) => Some((interrupt, id)),
+                None => return Err(self.interrupted()),
+            },
+            None => None,
+        };
         let deadline = Instant::now().checked_add(max_wait);
-        core.blocking_waiting += 1;
-        let taken = loop {
+        let id = core.enqueue(Wake::Thread(std::thread::current()));
+        let outcome = loop {
+            if core.pick_up(id) {
+                drop(core);
+                break Ok(());
+            }
             let remaining = match deadline {
                 Some(deadline) => deadline.saturating_duration_since(Instant::now()),
                 None => Duration::MAX,
             };
-            if remaining.is_zero() {
-                break false;
+            let interrupted = interrupt.is_some_and(Interrupt::is_raised);
+            if remaining.is_zero() || interrupted {
+                let next = core.leave(id);
+                drop(core);
+                if let Some(next) = next {
+                    next.wake();
+                }
+                break Err(interrupted);
             }
-            core = self
-                .inner
-                .released
-                .wait_timeout(core, remaining)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-            if core.try_take(max) {
-                break true;
-            }
+            drop(core);
+            // Spurious wake-ups are fine: the loop re-checks under the lock.
+            std::thread::park_timeout(remaining);
+            core = self.lock();
         };
-        core.blocking_waiting -= 1;
-        drop(core);
-        if taken {
-            Ok(self.granted())
-        } else {
-            Err(self.rejection())
+        if let Some((interrupt, id)) = registration {
+            interrupt.unregister(id);
+        }
+        match outcome {
+            Ok(()) => Ok(self.granted()),
+            Err(true) => Err(self.interrupted()),
+            Err(false) => Err(self.rejection(max_wait)),
         }
     }
 
-    /// A slot, waiting up to the configured `max_wait` on tokio's timer.
-    /// Dropping the future while it waits leaves no trace.
+    fn interrupted(&self) -> LocalRejection {
+        LocalRejection::Interrupted {
+            origin: self.inner.origin.clone(),
+        }
+    }
+
+    /// A slot, queueing (first come, first served) up to the configured
+    /// `max_wait` on tokio's timer. Dropping the future while it waits
+    /// leaves no trace; a slot handed to it meanwhile goes to the next in
+    /// line.
     ///
     /// # Panics
     ///
     /// If it has to wait outside a tokio runtime with the time driver.
     pub async fn acquire(&self) -> Result<BulkheadPermit, LocalRejection> {
-        let max_wait = self.inner.config.max_wait;
+        self.acquire_within(Duration::MAX).await
+    }
+
+    /// Like [`acquire`](Self::acquire), waiting at most `max_wait` (or the
+    /// configured `max_wait`, if shorter): a caller with a deadline never
+    /// queues past it.
+    pub async fn acquire_within(
+        &self,
+        max_wait: Duration,
+    ) -> Result<BulkheadPermit, LocalRejection> {
+        let max_wait = max_wait.min(self.inner.config.max_wait);
         if max_wait.is_zero() {
-            return self.try_acquire();
+            let taken = self.lock().try_take(self.inner.config.max_concurrent);
+            return if taken {
+                Ok(self.granted())
+            } else {
+                Err(self.rejection(max_wait))
+            };
         }
         let wait = SlotWait {
             bulkhead: self,
             id: None,
+            done: false,
         };
         match tokio::time::timeout(max_wait, wait).await {
             Ok(()) => Ok(self.granted()),
-            Err(_elapsed) => Err(self.rejection()),
+            Err(_elapsed) => Err(self.rejection(max_wait)),
         }
     }
 
     fn release(&self) {
         let mut core = self.lock();
-        core.in_use -= 1;
         core.released += 1;
-        for (_, waker) in core.wakers.drain(..) {
-            waker.wake();
-        }
-        let notify = core.blocking_waiting > 0;
+        let next = core.give_back();
         drop(core);
-        if notify {
-            self.inner.released.notify_all();
+        // One release wakes at most one waiter: the slot is already its.
+        if let Some(next) = next {
+            next.wake();
         }
         self.emit(EventKind::Released);
     }
@@ -359,7 +509,7 @@ impl Bulkhead {
         let core = self.lock();
         BulkheadMetrics {
             in_use: core.in_use,
-            waiting: core.async_waiting + core.blocking_waiting,
+            waiting: u32::try_from(core.queue.len()).unwrap_or(u32::MAX),
             acquired: core.acquired,
             rejected: core.rejected,
             released: core.released,
@@ -367,12 +517,14 @@ impl Bulkhead {
     }
 }
 
-/// Resolves when it has taken a slot (counted in `in_use`; the caller wraps
-/// it in a permit).
+/// Resolves when it holds a slot (counted in `in_use`; the caller wraps it
+/// in a permit).
 struct SlotWait<'a> {
     bulkhead: &'a Bulkhead,
-    /// Set while registered as waiting.
+    /// Set while queued.
     id: Option<u64>,
+    /// Set once the slot was taken (so drop gives nothing back).
+    done: bool,
 }
 
 impl Future for SlotWait<'_> {
@@ -381,37 +533,38 @@ impl Future for SlotWait<'_> {
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
         let bulkhead = self.bulkhead;
         let mut core = bulkhead.lock();
-        if core.try_take(bulkhead.inner.config.max_concurrent) {
-            if let Some(id) = self.id.take() {
-                core.async_waiting -= 1;
-                core.wakers.retain(|(w, _)| *w != id);
-            }
-            return Poll::Ready(());
-        }
-        let id = match self.id {
-            Some(id) => id,
+        match self.id {
             None => {
-                let id = core.next_waiter;
-                core.next_waiter += 1;
-                core.async_waiting += 1;
+                if core.try_take(bulkhead.inner.config.max_concurrent) {
+                    self.done = true;
+                    return Poll::Ready(());
+                }
+                let id = core.enqueue(Wake::Task(cx.waker().clone()));
                 self.id = Some(id);
-                id
+                Poll::Pending
             }
-        };
-        match core.wakers.iter_mut().find(|(w, _)| *w == id) {
-            Some((_, waker)) => waker.clone_from(cx.waker()),
-            None => core.wakers.push((id, cx.waker().clone())),
+            Some(id) => {
+                if core.pick_up(id) {
+                    self.done = true;
+                    return Poll::Ready(());
+                }
+                if let Some((_, Wake::Task(waker))) = core.queue.iter_mut().find(|(w, _)| *w == id)
+                {
+                    waker.clone_from(cx.waker());
+                }
+                Poll::Pending
+            }
         }
-        Poll::Pending
     }
 }
 
 impl Drop for SlotWait<'_> {
     fn drop(&mut self) {
-        if let Some(id) = self.id {
-            let mut core = self.bulkhead.lock();
-            core.async_waiting -= 1;
-            core.wakers.retain(|(w, _)| *w != id);
+        if let (Some(id), false) = (self.id, self.done) {
+            let next = self.bulkhead.lock().leave(id);
+            if let Some(next) = next {
+                next.wake();
+            }
         }
     }
 }
@@ -549,5 +702,150 @@ mod tests {
         assert_eq!(b.metrics().waiting, 0);
         drop(held);
         assert_eq!(b.metrics().in_use, 0);
+    }
+
+    /// A waker that counts its wake-ups.
+    #[derive(Default)]
+    struct CountingWaker(std::sync::atomic::AtomicUsize);
+
+    impl std::task::Wake for CountingWaker {
+        fn wake(self: Arc<Self>) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    impl CountingWaker {
+        fn count(&self) -> usize {
+            self.0.load(std::sync::atomic::Ordering::SeqCst)
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_release_hands_its_slot_to_the_longest_waiter_and_wakes_only_that_one() {
+        let b = bulkhead(1, Duration::from_secs(10));
+        let held = b.try_acquire().unwrap();
+        let wakers: Vec<Arc<CountingWaker>> = (0..3).map(|_| Arc::default()).collect();
+        let mut waits: Vec<_> = (0..3).map(|_| Box::pin(b.acquire())).collect();
+        for (wait, waker) in waits.iter_mut().zip(&wakers) {
+            let waker = std::task::Waker::from(waker.clone());
+            let mut cx = Context::from_waker(&waker);
+            assert!(wait.as_mut().poll(&mut cx).is_pending());
+        }
+        assert_eq!(b.metrics().waiting, 3);
+        // A newcomer does not overtake the queue, even for a free slot.
+        drop(held);
+        assert!(b.try_acquire().is_err(), "the slot is the first waiter's");
+        let counts = || wakers.iter().map(|w| w.count()).collect::<Vec<_>>();
+        assert_eq!(counts(), [1, 0, 0], "one release wakes one waiter");
+        let waker = std::task::Waker::from(wakers[0].clone());
+        let mut cx = Context::from_waker(&waker);
+        let first = match waits[0].as_mut().poll(&mut cx) {
+            Poll::Ready(permit) => permit.unwrap(),
+            Poll::Pending => panic!("the first waiter holds the released slot"),
+        };
+        // The second in line is next, and only it is woken.
+        drop(first);
+        assert_eq!(counts(), [1, 1, 0]);
+        // A woken waiter that gives up passes its slot on to the next.
+        drop(waits.remove(1));
+        assert_eq!(counts(), [1, 1, 1]);
+        let waker = std::task::Waker::from(wakers[2].clone());
+        let mut cx = Context::from_waker(&waker);
+        let last = waits.pop().unwrap().as_mut().poll(&mut cx);
+        assert!(matches!(last, Poll::Ready(Ok(_))));
+        drop(last);
+        drop(waits);
+        let m = b.metrics();
+        assert_eq!((m.in_use, m.waiting, m.rejected), (0, 0, 1));
+    }
+
+    #[test]
+    fn blocking_waiters_are_served_in_arrival_order() {
+        let b = bulkhead(1, Duration::from_secs(3600));
+        let held = b.try_acquire().unwrap();
+        let order = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            let mut threads = Vec::new();
+            for i in 0..3u32 {
+                let (b, order) = (&b, &order);
+                threads.push(s.spawn(move || {
+                    let permit = b.acquire_blocking().unwrap();
+                    order.lock().unwrap().push(i);
+                    drop(permit);
+                }));
+                // Queue them one after the other.
+                wait_until_waiting(b, i + 1);
+            }
+            drop(held);
+            for t in threads {
+                t.join().unwrap();
+            }
+        });
+        assert_eq!(*order.lock().unwrap(), [0, 1, 2]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_default_bulkhead_queues_a_burst_above_its_cap_instead_of_rejecting() {
+        let b = Bulkhead::new(
+            Origin::new(Scheme::Https, "upstream.test", 443),
+            BulkheadConfig::default(),
+        );
+        let burst = DEFAULT_MAX_CONCURRENT_ATTEMPTS as usize + 28;
+        let tasks: Vec<_> = (0..burst)
+            .map(|_| {
+                let b = b.clone();
+                tokio::spawn(async move {
+                    let permit = b.acquire().await?;
+                    // A healthy upstream answers in 10 ms.
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    drop(permit);
+                    Ok::<(), LocalRejection>(())
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.unwrap().unwrap();
+        }
+        let m = b.metrics();
+        assert_eq!((m.acquired, m.rejected, m.in_use), (burst as u64, 0, 0));
+    }
+
+    #[test]
+    fn raising_the_interrupt_ends_a_blocking_queue_wait_at_once() {
+        let b = bulkhead(1, Duration::from_secs(3600));
+        let held = b.try_acquire().unwrap();
+        let interrupt = Interrupt::new();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| b.acquire_blocking_interruptible(Duration::MAX, &interrupt));
+            wait_until_waiting(&b, 1);
+            interrupt.raise();
+            assert!(matches!(
+                waiter.join().unwrap(),
+                Err(LocalRejection::Interrupted { .. })
+            ));
+        });
+        assert_eq!(b.metrics().waiting, 0);
+        // Raised already: no wait starts at all.
+        assert!(matches!(
+            b.acquire_blocking_interruptible(Duration::MAX, &interrupt),
+            Err(LocalRejection::Interrupted { .. })
+        ));
+        drop(held);
+        assert_eq!(b.metrics().in_use, 0);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_free_slot_is_taken_even_while_a_handed_over_slot_awaits_pick_up() {
+        let b = bulkhead(2, Duration::from_secs(10));
+        let (s1, s2) = (b.try_acquire().unwrap(), b.try_acquire().unwrap());
+        let waker = Arc::new(CountingWaker::default());
+        let waker = std::task::Waker::from(waker);
+        let mut cx = Context::from_waker(&waker);
+        let mut queued = Box::pin(b.acquire());
+        assert!(queued.as_mut().poll(&mut cx).is_pending());
+        drop(s1); // handed to the queued waiter, not yet picked up
+        drop(s2); // nobody queued: free
+        assert!(b.try_acquire().is_ok(), "the free slot is not held back");
+        assert!(matches!(queued.as_mut().poll(&mut cx), Poll::Ready(Ok(_))));
     }
 }

@@ -12,8 +12,8 @@
 //! manual clock that sleep simply advances the clock, so a blocking test does
 //! not wait in real time either.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// A source of the current time, shared by everything a
@@ -42,6 +42,126 @@ pub trait Clock: Send + Sync + 'static {
     fn sleep(&self, duration: Duration) {
         std::thread::sleep(duration);
     }
+
+    /// Blocks the current thread for `duration` as measured by this clock,
+    /// unless `interrupt` is raised first (or already was). Returns `true`
+    /// when the whole duration passed, `false` when interrupted.
+    ///
+    /// Used by the blocking client's waits between attempts, which
+    /// [`Interrupt::raise`] must end at once (a client being drained). The
+    /// default checks the interrupt and then calls [`sleep`](Self::sleep),
+    /// so a clock that only overrides `sleep` keeps its own notion of time
+    /// but is not woken mid-sleep. [`SystemClock`] and [`TokioClock`] wait on
+    /// the interrupt's condvar in real time, so raising it wakes them at
+    /// once; [`ManualClock`] advances itself unless the interrupt is already
+    /// raised.
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        if interrupt.is_raised() {
+            return false;
+        }
+        self.sleep(duration);
+        true
+    }
+}
+
+/// A one-way signal that ends blocking waits at once: raised once, it stays
+/// raised. Waiters block on a condvar, or park their thread after
+/// registering it, so raising wakes them immediately, without polling.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_resilience::{Clock, Interrupt, SystemClock};
+///
+/// let interrupt = Interrupt::new();
+/// std::thread::scope(|s| {
+///     let waiter = s.spawn(|| SystemClock.sleep_unless(Duration::from_secs(3600), &interrupt));
+///     interrupt.raise();
+///     assert!(!waiter.join().unwrap(), "woken, not timed out");
+/// });
+/// ```
+#[derive(Debug, Default)]
+pub struct Interrupt {
+    state: Mutex<InterruptState>,
+    condvar: Condvar,
+}
+
+#[derive(Debug, Default)]
+struct InterruptState {
+    raised: bool,
+    /// Threads parked elsewhere (a bulkhead queue) that raising unparks.
+    parked: Vec<(u64, std::thread::Thread)>,
+    next: u64,
+}
+
+impl Interrupt {
+    /// A signal not yet raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Raises the signal and wakes every waiter.
+    pub fn raise(&self) {
+        let parked = {
+            let mut state = self.lock();
+            state.raised = true;
+            std::mem::take(&mut state.parked)
+        };
+        self.condvar.notify_all();
+        for (_, thread) in parked {
+            thread.unpark();
+        }
+    }
+
+    /// Whether the signal was raised.
+    pub fn is_raised(&self) -> bool {
+        self.lock().raised
+    }
+
+    /// Waits in real time up to `duration` for the signal; `true` when the
+    /// whole duration passed without it.
+    pub fn wait_timeout(&self, duration: Duration) -> bool {
+        let deadline = Instant::now().checked_add(duration);
+        let mut state = self.lock();
+        loop {
+            if state.raised {
+                return false;
+            }
+            let remaining = match deadline {
+                Some(deadline) => deadline.saturating_duration_since(Instant::now()),
+                None => Duration::MAX,
+            };
+            if remaining.is_zero() {
+                return true;
+            }
+            state = self
+                .condvar
+                .wait_timeout(state, remaining)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+
+    /// Registers the current thread to be unparked when the signal is
+    /// raised; `None` if it already is. Unregister with
+    /// [`unregister`](Self::unregister).
+    pub(crate) fn register_current_thread(&self) -> Option<u64> {
+        let mut state = self.lock();
+        if state.raised {
+            return None;
+        }
+        let id = state.next;
+        state.next += 1;
+        state.parked.push((id, std::thread::current()));
+        Some(id)
+    }
+
+    pub(crate) fn unregister(&self, id: u64) {
+        self.lock().parked.retain(|(i, _)| *i != id);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, InterruptState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 /// The operating system's monotonic clock (`Instant::now()`).
@@ -51,6 +171,10 @@ pub struct SystemClock;
 impl Clock for SystemClock {
     fn now(&self) -> Instant {
         Instant::now()
+    }
+
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        interrupt.wait_timeout(duration)
     }
 }
 
@@ -67,6 +191,10 @@ pub struct TokioClock;
 impl Clock for TokioClock {
     fn now(&self) -> Instant {
         tokio::time::Instant::now().into_std()
+    }
+
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        interrupt.wait_timeout(duration)
     }
 }
 
@@ -151,6 +279,14 @@ impl Clock for ManualClock {
     fn sleep(&self, duration: Duration) {
         self.advance(duration);
     }
+
+    fn sleep_unless(&self, duration: Duration, interrupt: &Interrupt) -> bool {
+        if interrupt.is_raised() {
+            return false;
+        }
+        self.advance(duration);
+        true
+    }
 }
 
 #[cfg(test)]
@@ -178,5 +314,35 @@ mod tests {
         let t0 = TokioClock.now();
         tokio::time::advance(Duration::from_secs(5)).await;
         assert_eq!(TokioClock.now() - t0, Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_raised_interrupt_wakes_a_system_clock_sleeper_at_once() {
+        let interrupt = Interrupt::new();
+        let started = Instant::now();
+        std::thread::scope(|s| {
+            let sleeper =
+                s.spawn(|| SystemClock.sleep_unless(Duration::from_secs(3600), &interrupt));
+            interrupt.raise();
+            assert!(!sleeper.join().unwrap());
+        });
+        assert!(started.elapsed() < Duration::from_secs(60));
+        // Once raised, it stays raised: a later sleep does not start.
+        assert!(!SystemClock.sleep_unless(Duration::from_secs(3600), &interrupt));
+    }
+
+    #[test]
+    fn a_manual_clock_sleeps_by_advancing_unless_interrupted() {
+        let clock = ManualClock::new();
+        let interrupt = Interrupt::new();
+        assert!(clock.sleep_unless(Duration::from_secs(5), &interrupt));
+        interrupt.raise();
+        assert!(!clock.sleep_unless(Duration::from_secs(5), &interrupt));
+        assert_eq!(clock.elapsed(), Duration::from_secs(5));
+    }
+
+    #[test]
+    fn an_unraised_interrupt_lets_a_short_real_sleep_run_out() {
+        assert!(SystemClock.sleep_unless(Duration::from_millis(1), &Interrupt::new()));
     }
 }

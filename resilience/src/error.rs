@@ -49,6 +49,14 @@ pub enum LocalRejection {
         /// The configured wait limit (zero: fail fast).
         max_wait: Duration,
     },
+    /// The caller's [`Interrupt`](crate::Interrupt) was raised while the
+    /// attempt waited for admission (a client being drained).
+    #[error("admission to {origin} interrupted while waiting")]
+    #[non_exhaustive]
+    Interrupted {
+        /// The origin the attempt waited for.
+        origin: Origin,
+    },
 }
 
 impl LocalRejection {
@@ -57,7 +65,8 @@ impl LocalRejection {
         match self {
             LocalRejection::CircuitOpen { origin, .. }
             | LocalRejection::RateLimited { origin, .. }
-            | LocalRejection::BulkheadFull { origin, .. } => origin,
+            | LocalRejection::BulkheadFull { origin, .. }
+            | LocalRejection::Interrupted { origin } => origin,
         }
     }
 
@@ -70,7 +79,7 @@ impl LocalRejection {
         match self {
             LocalRejection::CircuitOpen { admits_again, .. } => admits_again.retry_after(now),
             LocalRejection::RateLimited { next_permit_in, .. } => Some(*next_permit_in),
-            LocalRejection::BulkheadFull { .. } => None,
+            LocalRejection::BulkheadFull { .. } | LocalRejection::Interrupted { .. } => None,
         }
     }
 }

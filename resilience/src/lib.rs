@@ -74,11 +74,13 @@ pub use bulkhead::{
     Bulkhead, BulkheadConfig, BulkheadConfigBuilder, BulkheadMetrics, BulkheadPermit,
     DEFAULT_BULKHEAD_MAX_WAIT, DEFAULT_MAX_CONCURRENT_ATTEMPTS,
 };
-pub use clock::{Clock, ManualClock, SystemClock, TokioClock};
+pub use clock::{Clock, Interrupt, ManualClock, SystemClock, TokioClock};
 pub use error::{AdmitsAgain, ConfigError, LocalRejection};
 pub use event::{Component, Event, EventHook, EventKind};
 pub use origin::{Origin, Scheme};
-pub use pipeline::{AttemptPermit, OriginMetrics, Pipeline, PipelineConfig};
+pub use pipeline::{
+    AttemptPermit, DEFAULT_ORIGIN_IDLE_TTL, OriginMetrics, Pipeline, PipelineConfig,
+};
 pub use rate::{
     DEFAULT_RATE_LIMITER_MAX_WAIT, RateLimiter, RateLimiterConfig, RateLimiterConfigBuilder,
     RateLimiterMetrics, RatePermit,

@@ -39,13 +39,16 @@
 //! token; ignored and dropped attempts give it back.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
+use std::time::{Duration, Instant};
 
 use crate::event::EventHook;
 use crate::{
     Bulkhead, BulkheadConfig, BulkheadMetrics, BulkheadPermit, CircuitBreaker,
-    CircuitBreakerConfig, CircuitMetrics, CircuitPermission, CircuitState, Clock, LocalRejection,
-    Origin, RateLimiter, RateLimiterConfig, RateLimiterMetrics, RatePermit, StatusSet, Verdict,
+    CircuitBreakerConfig, CircuitMetrics, CircuitPermission, CircuitState, Clock, Interrupt,
+    LocalRejection, Origin, RateLimiter, RateLimiterConfig, RateLimiterMetrics, RatePermit,
+    StatusSet, Verdict,
 };
 
 /// Which components a [`Pipeline`] runs, and their configuration. The order
@@ -54,7 +57,7 @@ use crate::{
 /// [`Default`]: circuit breaker with Resilience4j's defaults, no rate
 /// limiter (a sensible rate depends on the upstream), bulkhead with
 /// [`DEFAULT_MAX_CONCURRENT_ATTEMPTS`](crate::DEFAULT_MAX_CONCURRENT_ATTEMPTS)
-/// and no wait.
+/// and a queue for a free slot (see [`crate::bulkhead`]).
 ///
 /// ```
 /// use std::time::Duration;
@@ -72,7 +75,15 @@ pub struct PipelineConfig {
     circuit_breaker: Option<CircuitBreakerConfig>,
     rate_limiter: Option<RateLimiterConfig>,
     bulkhead: Option<BulkheadConfig>,
+    idle_ttl: Duration,
 }
+
+/// Default time an origin's state is kept after its last use: 10 minutes.
+/// Long beyond any breaker's default open wait (60 s) and a rate limiter's
+/// usual period, so an origin in regular use never loses its history, while
+/// a client that talks to 100,000 origins over a day keeps only those of the
+/// last few minutes.
+pub const DEFAULT_ORIGIN_IDLE_TTL: Duration = Duration::from_secs(10 * 60);
 
 impl Default for PipelineConfig {
     fn default() -> Self {
@@ -80,6 +91,7 @@ impl Default for PipelineConfig {
             circuit_breaker: Some(CircuitBreakerConfig::default()),
             rate_limiter: None,
             bulkhead: Some(BulkheadConfig::default()),
+            idle_ttl: DEFAULT_ORIGIN_IDLE_TTL,
         }
     }
 }
@@ -91,7 +103,19 @@ impl PipelineConfig {
             circuit_breaker: None,
             rate_limiter: None,
             bulkhead: None,
+            idle_ttl: DEFAULT_ORIGIN_IDLE_TTL,
         }
+    }
+    /// How long an origin's state is kept after its last use (default
+    /// [`DEFAULT_ORIGIN_IDLE_TTL`]). Never shorter in effect than the
+    /// breaker's open wait, so evicting cannot cut an open circuit short.
+    pub fn idle_ttl(mut self, ttl: Duration) -> Self {
+        self.idle_ttl = ttl;
+        self
+    }
+    /// How long an unused origin's state is kept, as configured.
+    pub fn idle_ttl_config(&self) -> Duration {
+        self.idle_ttl
     }
     /// Sets (or, with `None`, disables) the circuit breaker.
     pub fn circuit_breaker(mut self, config: Option<CircuitBreakerConfig>) -> Self {
@@ -130,6 +154,47 @@ struct OriginState {
     bulkhead: Option<Bulkhead>,
 }
 
+impl OriginState {
+    /// Nothing outside the registry holds any component: no permit, no
+    /// waiter, no acquisition in progress.
+    fn is_unshared(&self) -> bool {
+        self.breaker
+            .as_ref()
+            .is_none_or(CircuitBreaker::is_unshared)
+            && self.limiter.as_ref().is_none_or(RateLimiter::is_unshared)
+            && self.bulkhead.as_ref().is_none_or(Bulkhead::is_unshared)
+    }
+}
+
+/// A registry entry: the state and when it was last handed out.
+struct Entry {
+    state: OriginState,
+    /// Nanoseconds since the pipeline's `base` instant.
+    last_used: AtomicU64,
+}
+
+/// How stale an entry's last-use time may be: 1 s. Marking every use would
+/// make all threads calling one origin write one cache line; marking at
+/// most once a second costs a read on the hot path, and eviction (minutes)
+/// does not need more precision.
+const LAST_USED_GRANULARITY: u64 = 1_000_000_000;
+
+impl Entry {
+    fn touch(&self, now: u64) {
+        let last = self.last_used.load(Ordering::Relaxed);
+        if now >= last.saturating_add(LAST_USED_GRANULARITY) {
+            self.last_used.fetch_max(now, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The registry behind the lock.
+struct Registry {
+    origins: HashMap<Origin, Entry>,
+    /// When idle entries were last swept (nanoseconds since `base`).
+    last_sweep: u64,
+}
+
 /// A snapshot of one origin's components.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -146,8 +211,17 @@ pub struct OriginMetrics {
 /// bulkheads, and the entry point for each attempt.
 ///
 /// Per-origin state is created lazily from one [`PipelineConfig`] on the
-/// first attempt to that origin and kept for the pipeline's life. After
-/// that, acquiring takes a read lock on the registry and allocates nothing.
+/// first attempt to that origin. After that, acquiring takes a read lock on
+/// the registry and allocates nothing.
+///
+/// State that nobody holds (no permit, waiter or acquisition in progress)
+/// and that was not used for the idle TTL
+/// ([`PipelineConfig::idle_ttl`]) is evicted: a sweep runs, under the write
+/// lock that adding a new origin takes anyway, at most once per half TTL.
+/// So a client talking to an unbounded stream of origins keeps the state of
+/// those used in about the last TTL and a half, not of every origin it ever
+/// saw. An evicted origin starts afresh (closed circuit, full quota) when
+/// used again.
 ///
 /// # Example
 ///
@@ -181,14 +255,18 @@ pub struct Pipeline {
     config: PipelineConfig,
     clock: Arc<dyn Clock>,
     hook: Option<EventHook>,
-    origins: RwLock<HashMap<Origin, OriginState>>,
+    /// The instant `Entry::last_used` counts from.
+    base: Instant,
+    /// The effective idle TTL in nanoseconds.
+    idle_ttl: u64,
+    registry: RwLock<Registry>,
 }
 
 impl std::fmt::Debug for Pipeline {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Pipeline")
             .field("config", &self.config)
-            .field("origins", &self.read().len())
+            .field("origins", &self.origin_count())
             .finish_non_exhaustive()
     }
 }
@@ -196,11 +274,21 @@ impl std::fmt::Debug for Pipeline {
 impl Pipeline {
     /// A pipeline whose components read time from `clock`.
     pub fn new(config: PipelineConfig, clock: Arc<dyn Clock>) -> Self {
+        let open_wait = config.circuit_breaker.as_ref().map_or(
+            Duration::ZERO,
+            CircuitBreakerConfig::wait_duration_in_open_state,
+        );
+        let idle_ttl = nanos(config.idle_ttl.max(open_wait));
         Self {
             config,
+            base: clock.now(),
             clock,
             hook: None,
-            origins: RwLock::new(HashMap::new()),
+            idle_ttl,
+            registry: RwLock::new(Registry {
+                origins: HashMap::new(),
+                last_sweep: 0,
+            }),
         }
     }
 
@@ -218,37 +306,89 @@ impl Pipeline {
         &self.config
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, HashMap<Origin, OriginState>> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Registry> {
         // Nothing panics while the registry is locked; carry on if it did.
-        self.origins.read().unwrap_or_else(PoisonError::into_inner)
+        self.registry.read().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn origin_state(&self, origin: &Origin) -> OriginState {
-        if let Some(state) = self.read().get(origin) {
-            return state.clone();
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Registry> {
+        self.registry
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn since_base(&self, now: Instant) -> u64 {
+        nanos(now.saturating_duration_since(self.base))
+    }
+
+    fn origin_state(&self, origin: &Origin, now: Instant) -> OriginState {
+        let now = self.since_base(now);
+        if let Some(entry) = self.read().origins.get(origin) {
+            entry.touch(now);
+            return entry.state.clone();
         }
-        let mut origins = self.origins.write().unwrap_or_else(PoisonError::into_inner);
-        origins
+        let mut registry = self.write();
+        if now.saturating_sub(registry.last_sweep) >= self.idle_ttl / 2 {
+            registry.last_sweep = now;
+            self.sweep(&mut registry, now);
+        }
+        let entry = registry
+            .origins
             .entry(origin.clone())
-            .or_insert_with(|| OriginState {
-                breaker: self.config.circuit_breaker.clone().map(|c| {
-                    CircuitBreaker::with_hook(
-                        origin.clone(),
-                        c,
-                        self.clock.clone(),
-                        self.hook.clone(),
-                    )
-                }),
-                limiter: self.config.rate_limiter.clone().map(|c| {
-                    RateLimiter::with_hook(origin.clone(), c, self.clock.clone(), self.hook.clone())
-                }),
-                bulkhead: self
-                    .config
-                    .bulkhead
-                    .clone()
-                    .map(|c| Bulkhead::with_hook(origin.clone(), c, self.hook.clone())),
-            })
-            .clone()
+            .or_insert_with(|| Entry {
+                state: OriginState {
+                    breaker: self.config.circuit_breaker.clone().map(|c| {
+                        CircuitBreaker::with_hook(
+                            origin.clone(),
+                            c,
+                            self.clock.clone(),
+                            self.hook.clone(),
+                        )
+                    }),
+                    limiter: self.config.rate_limiter.clone().map(|c| {
+                        RateLimiter::with_hook(
+                            origin.clone(),
+                            c,
+                            self.clock.clone(),
+                            self.hook.clone(),
+                        )
+                    }),
+                    bulkhead: self
+                        .config
+                        .bulkhead
+                        .clone()
+                        .map(|c| Bulkhead::with_hook(origin.clone(), c, self.hook.clone())),
+                },
+                last_used: AtomicU64::new(now),
+            });
+        entry.touch(now);
+        entry.state.clone()
+    }
+
+    /// Drops every entry unused for the idle TTL that nobody holds. Runs
+    /// under the write lock, so no handle can be taken meanwhile.
+    fn sweep(&self, registry: &mut Registry, now: u64) -> usize {
+        let before = registry.origins.len();
+        registry.origins.retain(|_, entry| {
+            let idle = now.saturating_sub(entry.last_used.load(Ordering::Relaxed));
+            idle < self.idle_ttl || !entry.state.is_unshared()
+        });
+        before - registry.origins.len()
+    }
+
+    /// Evicts now every origin unused for the idle TTL whose state nobody
+    /// holds, and returns how many were evicted. (This also happens by
+    /// itself when new origins are added.)
+    pub fn evict_idle(&self) -> usize {
+        let now = self.since_base(self.clock.now());
+        let mut registry = self.write();
+        registry.last_sweep = now;
+        self.sweep(&mut registry, now)
+    }
+
+    /// How many origins have state kept now.
+    pub fn origin_count(&self) -> usize {
+        self.read().origins.len()
     }
 
     /// Admits one attempt to `origin`, waiting (on tokio's timer) for a rate
@@ -258,19 +398,63 @@ impl Pipeline {
     /// taken. Needs a tokio runtime with the time driver only if a wait is
     /// configured.
     pub async fn acquire(&self, origin: &Origin) -> Result<AttemptPermit, LocalRejection> {
-        let state = self.origin_state(origin);
+        self.acquire_within(origin, Duration::MAX).await
+    }
+
+    /// Like [`acquire`](Self::acquire), but the rate-limiter and bulkhead
+    /// waits together last at most `max_wait` (each also within its own
+    /// configured wait): a caller with a deadline passes what remains of it,
+    /// so admission never waits past the deadline.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    /// use evident_resilience::*;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let config = PipelineConfig::disabled().rate_limiter(Some(
+    ///     RateLimiterConfig::builder(1, Duration::from_secs(1))
+    ///         .max_wait(Duration::from_secs(5))
+    ///         .build()
+    ///         .unwrap(),
+    /// ));
+    /// let pipeline = Pipeline::new(config, Arc::new(SystemClock));
+    /// let origin = Origin::new(Scheme::Https, "api.example.com", 443);
+    /// pipeline.acquire(&origin).await.unwrap().record_success();
+    /// // The next token is about a second away: more than 10 ms allows.
+    /// let rejected = pipeline
+    ///     .acquire_within(&origin, Duration::from_millis(10))
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(matches!(rejected, LocalRejection::RateLimited { .. }));
+    /// # }
+    /// ```
+    pub async fn acquire_within(
+        &self,
+        origin: &Origin,
+        max_wait: Duration,
+    ) -> Result<AttemptPermit, LocalRejection> {
         let now = self.clock.now();
+        let state = self.origin_state(origin, now);
         // On `?`, the permissions taken so far drop in reverse order.
         let circuit = match &state.breaker {
             Some(breaker) => Some(breaker.try_acquire_at(now)?),
             None => None,
         };
-        let rate = match &state.limiter {
-            Some(limiter) => Some(limiter.acquire_at(now).await?),
-            None => None,
+        let (rate, waited) = match &state.limiter {
+            Some(limiter) => {
+                let (permit, waited) = limiter.acquire_at(now, max_wait).await?;
+                (Some(permit), waited)
+            }
+            None => (None, Duration::ZERO),
         };
         let bulkhead = match &state.bulkhead {
-            Some(bulkhead) => Some(bulkhead.acquire().await?),
+            Some(bulkhead) => Some(
+                bulkhead
+                    .acquire_within(max_wait.saturating_sub(waited))
+                    .await?,
+            ),
             None => None,
         };
         Ok(AttemptPermit {
@@ -281,21 +465,60 @@ impl Pipeline {
     }
 
     /// Admits one attempt to `origin` from blocking code: a rate-limiter
-    /// wait sleeps through the clock, a bulkhead wait blocks on a condvar.
+    /// wait sleeps through the clock, a bulkhead wait parks the thread.
     pub fn acquire_blocking(&self, origin: &Origin) -> Result<AttemptPermit, LocalRejection> {
-        let state = self.origin_state(origin);
+        self.acquire_blocking_within(origin, Duration::MAX)
+    }
+
+    /// Like [`acquire_blocking`](Self::acquire_blocking), with the waits
+    /// bounded together by `max_wait` as in
+    /// [`acquire_within`](Self::acquire_within).
+    pub fn acquire_blocking_within(
+        &self,
+        origin: &Origin,
+        max_wait: Duration,
+    ) -> Result<AttemptPermit, LocalRejection> {
+        self.acquire_blocking_inner(origin, max_wait, None)
+    }
+
+    /// Like [`acquire_blocking_within`](Self::acquire_blocking_within), and
+    /// raising `interrupt` ends a rate-limiter or bulkhead wait at once with
+    /// [`LocalRejection::Interrupted`], giving back what was taken.
+    pub fn acquire_blocking_interruptible(
+        &self,
+        origin: &Origin,
+        max_wait: Duration,
+        interrupt: &Interrupt,
+    ) -> Result<AttemptPermit, LocalRejection> {
+        self.acquire_blocking_inner(origin, max_wait, Some(interrupt))
+    }
+
+    fn acquire_blocking_inner(
+        &self,
+        origin: &Origin,
+        max_wait: Duration,
+        interrupt: Option<&Interrupt>,
+    ) -> Result<AttemptPermit, LocalRejection> {
         let now = self.clock.now();
+        let state = self.origin_state(origin, now);
         let circuit = match &state.breaker {
             Some(breaker) => Some(breaker.try_acquire_at(now)?),
             None => None,
         };
-        let rate = match &state.limiter {
-            Some(limiter) => Some(limiter.acquire_blocking_at(now)?),
-            None => None,
+        let (rate, waited) = match &state.limiter {
+            Some(limiter) => {
+                let (permit, waited) = limiter.acquire_blocking_at(now, max_wait, interrupt)?;
+                (Some(permit), waited)
+            }
+            None => (None, Duration::ZERO),
         };
-        let bulkhead = match &state.bulkhead {
-            Some(bulkhead) => Some(bulkhead.acquire_blocking()?),
-            None => None,
+        let rest = max_wait.saturating_sub(waited);
+        let bulkhead = match (&state.bulkhead, interrupt) {
+            (Some(bulkhead), Some(interrupt)) => {
+                Some(bulkhead.acquire_blocking_interruptible(rest, interrupt)?)
+            }
+            (Some(bulkhead), None) => Some(bulkhead.acquire_blocking_within(rest)?),
+            (None, _) => None,
         };
         Ok(AttemptPermit {
             bulkhead,
@@ -307,19 +530,24 @@ impl Pipeline {
     /// The circuit state for `origin`: `None` if the breaker is disabled or
     /// no attempt to `origin` was made yet.
     pub fn state(&self, origin: &Origin) -> Option<CircuitState> {
-        let breaker = self.read().get(origin)?.breaker.clone()?;
+        let breaker = self.read().origins.get(origin)?.state.breaker.clone()?;
         Some(breaker.state())
     }
 
     /// A snapshot of `origin`'s components, if any attempt to it was made.
     pub fn metrics(&self, origin: &Origin) -> Option<OriginMetrics> {
-        let state = self.read().get(origin)?.clone();
+        let state = self.read().origins.get(origin)?.state.clone();
         Some(OriginMetrics {
             circuit_breaker: state.breaker.as_ref().map(CircuitBreaker::metrics),
             rate_limiter: state.limiter.as_ref().map(RateLimiter::metrics),
             bulkhead: state.bulkhead.as_ref().map(Bulkhead::metrics),
         })
     }
+}
+
+/// A duration in nanoseconds, saturating (584 years).
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
 /// Permission for one physical attempt, holding whatever the enabled

@@ -27,7 +27,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::event::{Component, EventHook, EventKind, emit};
-use crate::{Clock, ConfigError, LocalRejection, Origin};
+use crate::{Clock, ConfigError, Interrupt, LocalRejection, Origin};
 
 /// Default longest wait for a permit: none (fail fast). The retry loop above
 /// the pipeline has its own backoff and overall deadline; a hidden wait here
@@ -291,15 +291,43 @@ impl RateLimiter {
     /// A permit, waiting up to the configured `max_wait` by sleeping the
     /// thread through the clock ([`Clock::sleep`]).
     pub fn acquire_blocking(&self) -> Result<RatePermit, LocalRejection> {
-        self.acquire_blocking_at(self.inner.clock.now())
+        self.acquire_blocking_at(self.inner.clock.now(), Duration::MAX, None)
+            .map(|(permit, _)| permit)
     }
 
-    pub(crate) fn acquire_blocking_at(&self, now: Instant) -> Result<RatePermit, LocalRejection> {
-        let (permit, wait) = self.reserve(now, self.inner.config.max_wait)?;
+    /// Like [`acquire_blocking`](Self::acquire_blocking), waiting at most
+    /// `max_wait` (or the configured `max_wait`, if shorter).
+    pub fn acquire_blocking_within(
+        &self,
+        max_wait: Duration,
+    ) -> Result<RatePermit, LocalRejection> {
+        self.acquire_blocking_at(self.inner.clock.now(), max_wait, None)
+            .map(|(permit, _)| permit)
+    }
+
+    /// Returns the permit and how long it waited. A raised `interrupt`
+    /// ends the wait, giving the reserved permit back.
+    pub(crate) fn acquire_blocking_at(
+        &self,
+        now: Instant,
+        max_wait: Duration,
+        interrupt: Option<&Interrupt>,
+    ) -> Result<(RatePermit, Duration), LocalRejection> {
+        let (permit, wait) = self.reserve(now, max_wait.min(self.inner.config.max_wait))?;
         if !wait.is_zero() {
-            self.inner.clock.sleep(wait);
+            match interrupt {
+                Some(interrupt) => {
+                    if !self.inner.clock.sleep_unless(wait, interrupt) {
+                        drop(permit);
+                        return Err(LocalRejection::Interrupted {
+                            origin: self.inner.origin.clone(),
+                        });
+                    }
+                }
+                None => self.inner.clock.sleep(wait),
+            }
         }
-        Ok(permit)
+        Ok((permit, wait))
     }
 
     /// A permit, waiting up to the configured `max_wait` on tokio's timer.
@@ -310,15 +338,35 @@ impl RateLimiter {
     ///
     /// If it has to wait outside a tokio runtime with the time driver.
     pub async fn acquire(&self) -> Result<RatePermit, LocalRejection> {
-        self.acquire_at(self.inner.clock.now()).await
+        self.acquire_at(self.inner.clock.now(), Duration::MAX)
+            .await
+            .map(|(permit, _)| permit)
     }
 
-    pub(crate) async fn acquire_at(&self, now: Instant) -> Result<RatePermit, LocalRejection> {
-        let (permit, wait) = self.reserve(now, self.inner.config.max_wait)?;
+    /// Like [`acquire`](Self::acquire), waiting at most `max_wait` (or the
+    /// configured `max_wait`, if shorter).
+    pub async fn acquire_within(&self, max_wait: Duration) -> Result<RatePermit, LocalRejection> {
+        self.acquire_at(self.inner.clock.now(), max_wait)
+            .await
+            .map(|(permit, _)| permit)
+    }
+
+    /// Returns the permit and how long it waited.
+    pub(crate) async fn acquire_at(
+        &self,
+        now: Instant,
+        max_wait: Duration,
+    ) -> Result<(RatePermit, Duration), LocalRejection> {
+        let (permit, wait) = self.reserve(now, max_wait.min(self.inner.config.max_wait))?;
         if !wait.is_zero() {
             tokio::time::sleep(wait).await;
         }
-        Ok(permit)
+        Ok((permit, wait))
+    }
+
+    /// Whether nothing outside the registry holds this limiter.
+    pub(crate) fn is_unshared(&self) -> bool {
+        Arc::strong_count(&self.inner) == 1
     }
 
     /// Takes a permit of the current cycle, or reserves one of a later cycle
@@ -596,5 +644,22 @@ mod tests {
             .build()
             .unwrap_err();
         assert_eq!((err.field(), err.value()), ("refresh_period", "0ns"));
+    }
+
+    #[test]
+    fn an_interrupted_blocking_wait_gives_its_reservation_back_without_waiting() {
+        let (l, clock) = limiter(1, Duration::from_secs(1));
+        l.try_acquire().unwrap().consume();
+        let interrupt = Interrupt::new();
+        interrupt.raise();
+        let r = l.acquire_blocking_at(clock.now(), Duration::MAX, Some(&interrupt));
+        assert!(matches!(r, Err(LocalRejection::Interrupted { .. })));
+        assert_eq!(clock.elapsed(), Duration::ZERO);
+        let m = l.metrics();
+        assert_eq!(
+            (m.available, m.in_flight),
+            (0, 0),
+            "the reservation was returned"
+        );
     }
 }

@@ -52,9 +52,11 @@ fn rate_config(limit: u32) -> RateLimiterConfig {
         .unwrap()
 }
 
+/// A fail-fast bulkhead: these tests look at rejections, not queueing.
 fn bulkhead_config(max: u32) -> BulkheadConfig {
     BulkheadConfig::builder()
         .max_concurrent(max)
+        .max_wait(Duration::ZERO)
         .build()
         .unwrap()
 }
@@ -657,4 +659,113 @@ fn the_default_pipeline_has_a_breaker_and_a_bulkhead_and_no_rate_limiter() {
         BulkheadConfig::default().max_concurrent(),
         DEFAULT_MAX_CONCURRENT_ATTEMPTS
     );
+}
+
+#[test]
+fn idle_origins_are_evicted_so_100_000_origins_over_a_day_stay_bounded() {
+    let clock = ManualClock::new();
+    let pipeline = Pipeline::new(PipelineConfig::default(), Arc::new(clock.clone()));
+    let origins = 100_000u32;
+    let day = Duration::from_secs(24 * 3600);
+    let step = day / origins;
+    let mut most = 0;
+    for i in 0..origins {
+        let origin = Origin::new(Scheme::Https, format!("host-{i}.test"), 443);
+        pipeline.acquire_blocking(&origin).unwrap().record_success();
+        most = most.max(pipeline.origin_count());
+        clock.advance(step);
+    }
+    // Kept: the origins of the last TTL, plus up to half a TTL between
+    // sweeps.
+    let ttl = DEFAULT_ORIGIN_IDLE_TTL;
+    let bound = (ttl.as_nanos() * 3 / 2 / step.as_nanos()) as usize + 1;
+    assert!(most <= bound, "{most} origins kept, bound {bound}");
+    assert!(most < origins as usize / 50);
+    // Once everything is idle past the TTL, nothing is kept.
+    clock.advance(ttl);
+    pipeline.evict_idle();
+    assert_eq!(pipeline.origin_count(), 0);
+}
+
+#[test]
+fn an_origin_is_never_evicted_while_an_attempt_holds_its_state_or_it_was_used_recently() {
+    let f = fixture(all_three(100, 1).idle_ttl(Duration::from_secs(60)));
+    let held = f.pipeline.acquire_blocking(&origin()).unwrap();
+    f.clock.advance(Duration::from_secs(3600));
+    assert_eq!(f.pipeline.evict_idle(), 0, "a permit is in flight");
+    // The bulkhead kept counting the held slot: nothing was split.
+    assert!(matches!(
+        f.pipeline.acquire_blocking(&origin()),
+        Err(LocalRejection::BulkheadFull { .. })
+    ));
+    held.record_failure();
+    // Used a moment ago (the rejected acquisition): kept.
+    f.clock.advance(Duration::from_secs(59));
+    assert_eq!(f.pipeline.evict_idle(), 0);
+    assert_eq!(f.circuit().recorded, 1, "history survives");
+    f.clock.advance(Duration::from_secs(1));
+    assert_eq!(f.pipeline.evict_idle(), 1);
+    assert!(f.pipeline.metrics(&origin()).is_none());
+}
+
+#[test]
+fn an_open_circuit_is_kept_at_least_for_its_open_wait() {
+    let breaker = CircuitBreakerConfig::builder()
+        .sliding_window_size(1)
+        .minimum_number_of_calls(1)
+        .wait_duration_in_open_state(Duration::from_secs(600))
+        .build()
+        .unwrap();
+    let f = fixture(
+        PipelineConfig::disabled()
+            .circuit_breaker(Some(breaker))
+            .idle_ttl(Duration::from_secs(1)),
+    );
+    f.pipeline
+        .acquire_blocking(&origin())
+        .unwrap()
+        .record_failure();
+    assert_eq!(f.pipeline.state(&origin()), Some(CircuitState::Open));
+    f.clock.advance(Duration::from_secs(599));
+    assert_eq!(f.pipeline.evict_idle(), 0);
+    assert!(f.pipeline.acquire_blocking(&origin()).is_err());
+}
+
+#[tokio::test(start_paused = true)]
+async fn admission_waits_are_bounded_by_the_callers_max_wait() {
+    let config = PipelineConfig::disabled()
+        .rate_limiter(Some(
+            RateLimiterConfig::builder(1, Duration::from_secs(1))
+                .max_wait(Duration::from_secs(10))
+                .build()
+                .unwrap(),
+        ))
+        .bulkhead(Some(
+            BulkheadConfig::builder()
+                .max_concurrent(1)
+                .max_wait(Duration::from_secs(10))
+                .build()
+                .unwrap(),
+        ));
+    let pipeline = Pipeline::new(config, Arc::new(TokioClock));
+    let t0 = tokio::time::Instant::now();
+    let held = pipeline.acquire(&origin()).await.unwrap();
+    // A token is 1 s away: more than 500 ms allows, so no wait at all.
+    let r = pipeline
+        .acquire_within(&origin(), Duration::from_millis(500))
+        .await;
+    assert!(matches!(r, Err(LocalRejection::RateLimited { .. })));
+    assert_eq!(t0.elapsed(), Duration::ZERO);
+    // 1 s for the token, then the bulkhead gets only the 500 ms left.
+    let r = pipeline
+        .acquire_within(&origin(), Duration::from_millis(1500))
+        .await;
+    match r {
+        Err(LocalRejection::BulkheadFull { max_wait, .. }) => {
+            assert_eq!(max_wait, Duration::from_millis(500))
+        }
+        other => panic!("expected BulkheadFull, got {other:?}"),
+    }
+    assert_eq!(t0.elapsed(), Duration::from_millis(1500));
+    held.record_success();
 }

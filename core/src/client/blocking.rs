@@ -5,15 +5,18 @@ use std::io::Read;
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
-use evident_resilience::{Pipeline, SystemClock};
+use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 
 use super::config::{CallOptions, ClientBuilder, Handles};
-use super::machine::{Call, Ended, attempt_head, build_request};
-use super::{CallReport, Error};
+use super::machine::{Call, Delivered, Ended, attempt_head, build_request};
+use super::streaming::Trail;
+use super::{BlockingStreamingBody, CallReport, Error};
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
-use crate::engine::{AttemptContext, BlockingAttemptBody, BlockingEngine, EngineFailure};
+use crate::engine::{
+    AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody, EngineFailure,
+};
 use crate::observe::{attempt_span, call_span};
 use crate::progress::Progress;
 
@@ -116,6 +119,47 @@ impl<E: BlockingEngine> Client<E> {
         request: http::Request<Body>,
         options: CallOptions,
     ) -> Result<http::Response<Bytes>, Error> {
+        match self.run(request, options, false)? {
+            Finished::Full(r) => Ok(r),
+            Finished::Streaming(_) => unreachable!("full mode never streams"),
+        }
+    }
+
+    /// Like [`Self::execute`], but returns at the response head and hands the
+    /// body over as a [`BlockingStreamingBody`], as the async client's
+    /// [`execute_streaming`](crate::client::Client::execute_streaming) does:
+    /// a body failure is the client's [`Error`] with every record, and the
+    /// call's deadline bounds the reading.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use evident_core::client::{blocking, CallOptions};
+    /// use evident_core::testing::{ScriptedEngine, Step};
+    ///
+    /// let client = blocking::Client::new(ScriptedEngine::new([Step::respond(200, "hello")]));
+    /// let request = http::Request::get("http://127.0.0.1:8080/").body(blocking::Body::Empty).unwrap();
+    /// let mut body = client.execute_streaming(request, CallOptions::new()).unwrap().into_body();
+    /// let mut text = String::new();
+    /// body.read_to_string(&mut text).unwrap();
+    /// assert_eq!(text, "hello");
+    /// ```
+    pub fn execute_streaming(
+        &self,
+        request: http::Request<Body>,
+        options: CallOptions,
+    ) -> Result<http::Response<BlockingStreamingBody>, Error> {
+        match self.run(request, options, true)? {
+            Finished::Streaming(r) => Ok(r),
+            Finished::Full(_) => unreachable!("streaming mode never reads whole"),
+        }
+    }
+
+    fn run(
+        &self,
+        request: http::Request<Body>,
+        options: CallOptions,
+        streaming: bool,
+    ) -> Result<Finished, Error> {
         if self.is_draining() {
             return Err(Error::draining());
         }
@@ -134,20 +178,34 @@ impl<E: BlockingEngine> Client<E> {
             Body::Full(b) => BodySource::Full(b),
             Body::Reader(r) => BodySource::Reader(Some(r)),
         };
-        let _call_span = call_span(&call.info).entered();
+        let call_span = call_span(&call.info).entered();
         let mut progress = Progress::new();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
         let mut fresh_connection = false;
         loop {
-            let plan = call.plan(shared, self.h.clock.now());
-            let permit = match self.h.pipeline.acquire_blocking(&call.origin) {
+            // Admission first, its waits bounded by the deadline; the
+            // attempt's own timeout then counts from admission.
+            // A drain ends an admission wait too (and, as in the async
+            // client, prevents one from starting).
+            if self.is_draining() {
+                return Err(call.drained(shared));
+            }
+            let bound = call.admission_bound(shared, self.h.clock.now());
+            let interrupt = self.h.drain_interrupt();
+            let admission =
+                self.h
+                    .pipeline
+                    .acquire_blocking_interruptible(&call.origin, bound, interrupt);
+            let permit = match admission {
                 Ok(permit) => permit,
+                Err(LocalRejection::Interrupted { .. }) => return Err(call.drained(shared)),
                 Err(rejection) => {
                     call.rejected(shared, &rejection);
                     return Err(Error::rejected(rejection, call.finish(shared)));
                 }
             };
+            let plan = call.plan(shared, self.h.clock.now());
             progress.renew();
             let context = AttemptContext::new(
                 progress.clone(),
@@ -158,11 +216,12 @@ impl<E: BlockingEngine> Client<E> {
             let request =
                 build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
             // The attempt span covers the attempt and its record.
-            let _attempt_span = attempt_span(plan.resend_count).entered();
+            let attempt_span = attempt_span(plan.resend_count).entered();
             let result = run_attempt(
                 &*self.h.engine,
                 request,
                 &context,
+                streaming,
                 shared.max_response_bytes,
             );
             drop(context);
@@ -172,24 +231,23 @@ impl<E: BlockingEngine> Client<E> {
                 Ok(_) => progress.snapshot(),
                 Err(_) => progress.seal(),
             };
+            let now = self.h.clock.now();
             let ended = Ended {
                 progress: &snapshot,
                 draining: self.is_draining(),
-                now: self.h.clock.now(),
+                now,
             };
             let delay = match result {
-                Ok(mut response) => {
-                    let (status, headers) = (response.status(), response.headers());
+                Ok(answer) => {
+                    let (status, headers) = (answer.status(), answer.headers());
                     match call.answered(shared, status, headers, ended, Some(permit)) {
                         Some(delay) => {
                             fresh_connection = status == http::StatusCode::MISDIRECTED_REQUEST;
                             delay
                         }
                         None => {
-                            response.extensions_mut().insert(CallReport {
-                                attempts: call.finish(shared),
-                            });
-                            return Ok(response);
+                            drop(attempt_span);
+                            return Ok(self.deliver(call, answer, progress, now, &call_span));
                         }
                     }
                 }
@@ -198,12 +256,50 @@ impl<E: BlockingEngine> Client<E> {
                     call.failed(shared, engine_failure, ended, Some(permit))?
                 }
             };
-            drop(_attempt_span);
-            self.h.clock.sleep(delay);
+            drop(attempt_span);
+            // `drain()` wakes this wait at once, and the call ends.
+            if !self.h.wait_blocking_unless_drained(delay) {
+                return Err(call.drained(shared));
+            }
         }
     }
 
-    /// Stops new retries; new calls fail fast.
+    /// Hands the final answer to the caller, with the call's records.
+    fn deliver(
+        &self,
+        mut call: Call,
+        answer: Answer,
+        progress: Progress,
+        now: std::time::Instant,
+        span: &tracing::Span,
+    ) -> Finished {
+        let shared = &self.h.shared;
+        match answer {
+            Answer::Full(mut r) => {
+                r.extensions_mut().insert(CallReport {
+                    attempts: call.finish(shared),
+                });
+                Finished::Full(r)
+            }
+            Answer::Streaming(r) => {
+                let (attempts, delivered) = Delivered::hand_over(call, shared, now);
+                let (mut parts, body) = r.into_parts();
+                parts.extensions.insert(CallReport { attempts });
+                let trail = Trail {
+                    delivered,
+                    progress,
+                    shared: shared.clone(),
+                    clock: self.h.clock.clone(),
+                    span: span.clone(),
+                };
+                let body = BlockingStreamingBody::new(body, trail);
+                Finished::Streaming(http::Response::from_parts(parts, body))
+            }
+        }
+    }
+
+    /// Stops new retries, as [`crate::client::Client::drain`]: a call
+    /// blocked waiting to retry is woken and ends at once.
     pub fn drain(&self) {
         self.h.drain();
     }
@@ -224,6 +320,33 @@ impl<E: BlockingEngine> Client<E> {
     }
 }
 
+/// What an attempt hands back when it got an answer.
+enum Answer {
+    Full(http::Response<Bytes>),
+    Streaming(http::Response<Box<dyn BlockingResponseBody>>),
+}
+
+impl Answer {
+    fn status(&self) -> http::StatusCode {
+        match self {
+            Answer::Full(r) => r.status(),
+            Answer::Streaming(r) => r.status(),
+        }
+    }
+    fn headers(&self) -> &http::HeaderMap {
+        match self {
+            Answer::Full(r) => r.headers(),
+            Answer::Streaming(r) => r.headers(),
+        }
+    }
+}
+
+/// What a call hands to the caller.
+enum Finished {
+    Full(http::Response<Bytes>),
+    Streaming(http::Response<BlockingStreamingBody>),
+}
+
 /// One attempt on the calling thread. The engine bounds its I/O by the
 /// attempt's deadline; a timeout it reports is classified by the core from
 /// the progress, whatever stage the engine's error named.
@@ -231,10 +354,14 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
     engine: &E,
     request: http::Request<BlockingAttemptBody>,
     context: &AttemptContext,
+    streaming: bool,
     max_bytes: usize,
-) -> Result<http::Response<Bytes>, EngineFailure> {
+) -> Result<Answer, EngineFailure> {
     let response = engine.send(request, context)?;
     context.progress().head_received();
+    if streaming {
+        return Ok(Answer::Streaming(response));
+    }
     let (parts, mut body) = response.into_parts();
     let mut collected = BytesMut::new();
     while let Some(chunk) = body.next_chunk()? {
@@ -243,5 +370,8 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
         }
         collected.extend_from_slice(&chunk);
     }
-    Ok(http::Response::from_parts(parts, collected.freeze()))
+    Ok(Answer::Full(http::Response::from_parts(
+        parts,
+        collected.freeze(),
+    )))
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime};
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use evident_resilience::{Clock, Pipeline, PipelineConfig};
+use evident_resilience::{Clock, Interrupt, Pipeline, PipelineConfig};
 use http::HeaderValue;
 
 use crate::config::ConfigError;
@@ -246,13 +246,22 @@ impl CallOptions {
 }
 
 /// What both clients hold, shared by their clones: the engine, the
-/// configuration, the per-origin pipeline, the clock and the draining flag.
+/// configuration, the per-origin pipeline, the clock and the drain signal.
 pub(crate) struct Handles<E> {
     pub(crate) engine: Arc<E>,
     pub(crate) shared: Arc<Shared>,
     pub(crate) pipeline: Arc<Pipeline>,
     pub(crate) clock: Arc<dyn Clock>,
-    draining: Arc<AtomicBool>,
+    drain: Arc<Drain>,
+}
+
+/// The drain signal, in the three forms its readers need: a flag for a
+/// cheap check, a watch channel that ends an async wait between attempts,
+/// and an interrupt that wakes a blocking one.
+struct Drain {
+    flag: AtomicBool,
+    watch: tokio::sync::watch::Sender<bool>,
+    interrupt: Interrupt,
 }
 
 impl<E> Clone for Handles<E> {
@@ -262,7 +271,7 @@ impl<E> Clone for Handles<E> {
             shared: self.shared.clone(),
             pipeline: self.pipeline.clone(),
             clock: self.clock.clone(),
-            draining: self.draining.clone(),
+            drain: self.drain.clone(),
         }
     }
 }
@@ -282,15 +291,58 @@ impl<E> Handles<E> {
             pipeline: Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
             shared: Arc::new(shared),
             clock,
-            draining: Arc::new(AtomicBool::new(false)),
+            drain: Arc::new(Drain {
+                flag: AtomicBool::new(false),
+                watch: tokio::sync::watch::Sender::new(false),
+                interrupt: Interrupt::new(),
+            }),
         })
     }
 
     pub(crate) fn drain(&self) {
-        self.draining.store(true, Ordering::SeqCst);
+        self.drain.flag.store(true, Ordering::SeqCst);
+        self.drain.watch.send_replace(true);
+        self.drain.interrupt.raise();
     }
 
     pub(crate) fn is_draining(&self) -> bool {
-        self.draining.load(Ordering::SeqCst)
+        self.drain.flag.load(Ordering::SeqCst)
+    }
+
+    /// Runs `fut` unless the client is drained first (or meanwhile): `None`
+    /// then, and `fut` is dropped (an admission gives back what it took).
+    pub(crate) async fn unless_drained<F: std::future::Future>(&self, fut: F) -> Option<F::Output> {
+        use std::future::Future;
+        use std::task::Poll;
+        let mut drained = self.drain.watch.subscribe();
+        let mut drained = std::pin::pin!(drained.wait_for(|d| *d));
+        let mut fut = std::pin::pin!(fut);
+        // The drain is polled first, so a client already drained never waits.
+        std::future::poll_fn(|cx| {
+            if drained.as_mut().poll(cx).is_ready() {
+                return Poll::Ready(None);
+            }
+            fut.as_mut().poll(cx).map(Some)
+        })
+        .await
+    }
+
+    /// Waits `delay` on tokio's timer; `false` if the client was drained
+    /// before or during the wait.
+    pub(crate) async fn wait_unless_drained(&self, delay: std::time::Duration) -> bool {
+        self.unless_drained(tokio::time::sleep(delay))
+            .await
+            .is_some()
+    }
+
+    /// What `drain()` raises, to end blocking waits.
+    pub(crate) fn drain_interrupt(&self) -> &Interrupt {
+        &self.drain.interrupt
+    }
+
+    /// Waits `delay` on the clock, blocking; `false` if the client was
+    /// drained before or during the wait (which wakes it at once).
+    pub(crate) fn wait_blocking_unless_drained(&self, delay: std::time::Duration) -> bool {
+        !self.is_draining() && self.clock.sleep_unless(delay, &self.drain.interrupt)
     }
 }

@@ -10,7 +10,10 @@ use crate::observe::AttemptRecord;
 #[derive(Debug)]
 enum Kind {
     InvalidRequest(&'static str),
-    Draining,
+    /// Drained: before the call started (no attempt), or while it waited to
+    /// retry or for admission (with the last attempt's failure, if it
+    /// failed).
+    Draining(Option<TransportFailure>),
     Rejected(LocalRejection),
     Failed(TransportFailure),
 }
@@ -46,8 +49,15 @@ impl Error {
 
     pub(crate) fn draining() -> Self {
         Error {
-            kind: Kind::Draining,
+            kind: Kind::Draining(None),
             attempts: Vec::new(),
+        }
+    }
+
+    pub(crate) fn drained(last: Option<TransportFailure>, attempts: Vec<AttemptRecord>) -> Self {
+        Error {
+            kind: Kind::Draining(last),
+            attempts,
         }
     }
 
@@ -71,9 +81,11 @@ impl Error {
         matches!(self.kind, Kind::InvalidRequest(_))
     }
 
-    /// The client is draining and accepts no new calls.
+    /// The client is draining: it refused a new call (no attempt was made),
+    /// or it stopped a call that was waiting to retry or for admission (its
+    /// last record is `rejected:draining -> stop(draining)`).
     pub fn is_draining(&self) -> bool {
-        matches!(self.kind, Kind::Draining)
+        matches!(self.kind, Kind::Draining(_))
     }
 
     /// The pipeline refused the last attempt locally.
@@ -84,10 +96,11 @@ impl Error {
         }
     }
 
-    /// The last attempt's transport failure.
+    /// The last attempt's transport failure (also when a drain stopped the
+    /// retry that would have followed it).
     pub fn failure(&self) -> Option<&TransportFailure> {
         match &self.kind {
-            Kind::Failed(f) => Some(f),
+            Kind::Failed(f) | Kind::Draining(Some(f)) => Some(f),
             _ => None,
         }
     }
@@ -111,7 +124,14 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             Kind::InvalidRequest(reason) => write!(f, "invalid request: {reason}"),
-            Kind::Draining => f.write_str("the client is draining and accepts no new calls"),
+            Kind::Draining(_) if self.attempts.is_empty() => {
+                f.write_str("the client is draining and accepts no new calls")
+            }
+            Kind::Draining(_) => write!(
+                f,
+                "the client was drained while the call waited, after {} attempt(s)",
+                self.attempts.len() - 1
+            ),
             Kind::Rejected(r) => write!(f, "rejected locally: {r}"),
             Kind::Failed(failure) => {
                 write!(f, "{failure} after {} attempt(s)", self.attempts.len())?;
@@ -128,7 +148,7 @@ impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.kind {
             Kind::Rejected(r) => Some(r),
-            Kind::Failed(f) => Some(f),
+            Kind::Failed(f) | Kind::Draining(Some(f)) => Some(f),
             _ => None,
         }
     }

@@ -53,6 +53,8 @@ pub(crate) struct Call {
     deadline: Option<Instant>,
     attempts_made: u32,
     records: Vec<AttemptRecord>,
+    /// The last attempt's failure while a retry of it is pending.
+    last_failure: Option<TransportFailure>,
 }
 
 /// The header name of the idempotency key.
@@ -133,10 +135,26 @@ impl Call {
             deadline,
             attempts_made: 0,
             records: Vec::with_capacity(shared.policy.max_attempts() as usize),
+            last_failure: None,
         })
     }
 
-    /// Plans the next attempt.
+    /// How long the pipeline may keep the next attempt waiting for
+    /// admission (rate-limiter and bulkhead waits together): what remains of
+    /// the deadline less the minimum attempt time, so an admitted attempt
+    /// still has time to run. Unbounded without a deadline (the pipeline's
+    /// own configured waits still apply).
+    pub(crate) fn admission_bound(&self, shared: &Shared, now: Instant) -> Duration {
+        match self.deadline {
+            Some(deadline) => deadline
+                .saturating_duration_since(now)
+                .saturating_sub(shared.policy.min_attempt_time()),
+            None => Duration::MAX,
+        }
+    }
+
+    /// Plans the next attempt, once the pipeline admitted it: its timeout
+    /// and deadline count from now, after any admission wait.
     pub(crate) fn plan(&mut self, shared: &Shared, now: Instant) -> AttemptPlan {
         let resend_count = self.attempts_made;
         self.attempts_made += 1;
@@ -161,6 +179,7 @@ impl Call {
         ended: Ended<'_>,
         permit: Option<AttemptPermit>,
     ) -> Option<Duration> {
+        self.last_failure = None;
         if let Some(permit) = permit {
             permit.record_status(status.as_u16());
         }
@@ -193,12 +212,16 @@ impl Call {
             failure = failure.with_source(source);
         }
         if let Some(permit) = permit {
-            // Caller cancellation, protocol-proven refusals and our own
-            // response limit say nothing about the upstream's health.
+            // Caller cancellation, the caller's own failing request body,
+            // protocol-proven refusals and our own response limit say
+            // nothing about the upstream's health: counting them would open
+            // the circuit on a healthy dependency.
             if failure.evidence() == ExecutionEvidence::NotProcessed
                 || matches!(
                     failure.category(),
-                    FailureCategory::Cancelled | FailureCategory::ResponseTooLarge
+                    FailureCategory::Cancelled
+                        | FailureCategory::RequestBody
+                        | FailureCategory::ResponseTooLarge
                 )
             {
                 permit.record_ignored();
@@ -212,47 +235,32 @@ impl Call {
             AttemptRecord::failed(self.attempts_made - 1, &failure, decision),
         );
         match delay_of(decision) {
-            Some(delay) => Ok(delay),
+            Some(delay) => {
+                self.last_failure = Some(failure);
+                Ok(delay)
+            }
             None => Err(Error::failed(failure, self.finish(shared))),
         }
     }
 
-    /// Records a local rejection (which ends the call).
+    /// Ends the call because the client was drained while it waited to
+    /// retry or for admission: the attempt that would have come next is
+    /// recorded as refused with `stop(draining)`, and the error keeps the
+    /// last failure, if the last attempt failed.
+    pub(crate) fn drained(&mut self, shared: &Shared) -> Error {
+        self.record(shared, AttemptRecord::drained(self.attempts_made));
+        let last = self.last_failure.take();
+        Error::drained(last, self.finish(shared))
+    }
+
+    /// Records a local rejection of the next attempt (which ends the call).
     pub(crate) fn rejected(&mut self, shared: &Shared, rejection: &LocalRejection) {
         let kind = match rejection {
             LocalRejection::CircuitOpen { .. } => RejectionKind::CircuitOpen,
             LocalRejection::RateLimited { .. } => RejectionKind::RateLimited,
             _ => RejectionKind::BulkheadFull,
         };
-        self.record(
-            shared,
-            AttemptRecord::rejected(self.attempts_made - 1, kind),
-        );
-    }
-
-    /// Ends the call at a response head handed to the caller (streaming
-    /// mode): the returned [`Delivered`] judges a later body failure, for
-    /// which the "response already delivered" blocker applies.
-    pub(crate) fn hand_over(
-        &mut self,
-        shared: &Shared,
-        now: Instant,
-    ) -> (Vec<AttemptRecord>, Delivered) {
-        let delivered = Delivered {
-            info: self.info.clone(),
-            resend_count: self.attempts_made - 1,
-            context: RetryContext {
-                attempts_made: self.attempts_made,
-                attempts_allowed: shared.policy.max_attempts(),
-                body: self.body,
-                response_delivered: true,
-                draining: false,
-                remaining: self.deadline.map(|d| d.saturating_duration_since(now)),
-                min_attempt_time: shared.policy.min_attempt_time(),
-                idempotency: self.idempotency,
-            },
-        };
-        (self.finish(shared), delivered)
+        self.record(shared, AttemptRecord::rejected(self.attempts_made, kind));
     }
 
     /// Ends the call: tells the observer and hands over the records.
@@ -335,26 +343,89 @@ pub(crate) fn build_request<B>(
     request
 }
 
-/// What remains of a call whose response head was handed to the caller.
+/// A call whose response head was handed to the caller (streaming mode).
+///
+/// The call is not over yet: the body is still the call's, so a failure
+/// while the caller reads it is classified, judged (the delivered response
+/// blocks any retry), recorded and observed as part of the call, and the
+/// observer hears `on_call_end` only once the body ended (read to its end,
+/// failed, or dropped), after every record.
 pub(crate) struct Delivered {
-    info: CallInfo,
-    resend_count: u32,
+    call: Call,
     context: RetryContext,
+    ended: bool,
 }
 
 impl Delivered {
-    /// Judges and observes a failure while the caller reads the body. The
-    /// rules run as for any attempt; the delivered response blocks a retry.
-    pub(crate) fn body_failed(&self, shared: &Shared, failure: &TransportFailure) -> Decision {
-        let decision =
-            shared
-                .policy
-                .decide(&self.context, &Outcome::failed(failure), Instant::now());
-        let record = AttemptRecord::failed(self.resend_count, failure, decision);
-        trace_attempt(&record);
-        if let Some(observer) = &shared.observer {
-            observer.on_attempt(&self.info, &record);
+    /// Hands the call over at a response head; returns the records so far
+    /// (for the response) and what judges the body.
+    pub(crate) fn hand_over(
+        call: Call,
+        shared: &Shared,
+        now: Instant,
+    ) -> (Vec<AttemptRecord>, Delivered) {
+        let context = RetryContext {
+            attempts_made: call.attempts_made,
+            attempts_allowed: shared.policy.max_attempts(),
+            body: call.body,
+            response_delivered: true,
+            draining: false,
+            remaining: call.deadline.map(|d| d.saturating_duration_since(now)),
+            min_attempt_time: shared.policy.min_attempt_time(),
+            idempotency: call.idempotency,
+        };
+        let records = call.records.clone();
+        (
+            records,
+            Delivered {
+                call,
+                context,
+                ended: false,
+            },
+        )
+    }
+
+    /// The call's deadline, which bounds the body too.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.call.deadline
+    }
+
+    /// The attempt whose body this is.
+    pub(crate) fn resend_count(&self) -> u32 {
+        self.call.attempts_made - 1
+    }
+
+    /// Classifies, judges, records and observes a failure while the caller
+    /// reads the body, then ends the call: the caller gets the client's
+    /// error with every record, the body failure's last.
+    pub(crate) fn body_failed(
+        &mut self,
+        shared: &Shared,
+        engine_failure: EngineFailure,
+        progress: &ProgressSnapshot,
+        now: Instant,
+    ) -> Error {
+        let (signal, source) = engine_failure.into_parts();
+        let mut failure = classify(signal, progress);
+        if let Some(source) = source {
+            failure = failure.with_source(source);
         }
-        decision
+        let mut context = self.context;
+        context.remaining = self.call.deadline.map(|d| d.saturating_duration_since(now));
+        let decision = shared
+            .policy
+            .decide(&context, &Outcome::failed(&failure), now);
+        let record = AttemptRecord::failed(self.resend_count(), &failure, decision);
+        self.call.record(shared, record);
+        self.ended = true;
+        Error::failed(failure, self.call.finish(shared))
+    }
+
+    /// The body ended (read to its end, or dropped): the call ends, once.
+    pub(crate) fn end(&mut self, shared: &Shared) {
+        if !self.ended {
+            self.ended = true;
+            self.call.finish(shared);
+        }
     }
 }

@@ -5,13 +5,19 @@
 //! machine (`machine.rs`), so for the same engine behaviour they produce the
 //! same decisions and the same observation. Per physical attempt:
 //!
-//! 1. the pipeline admits it (circuit breaker → rate limiter → bulkhead);
-//! 2. the engine runs it under the core's timer, feeding the progress;
+//! 1. the pipeline admits it (circuit breaker → rate limiter → bulkhead),
+//!    waiting at most what remains of the call's deadline (less the minimum
+//!    attempt time);
+//! 2. the attempt is planned from the moment of admission, and the engine
+//!    runs it under the core's timer, feeding the progress;
 //! 3. the response body is read whole inside the attempt (up to a limit) or,
-//!    in streaming mode, handed over at the head;
+//!    in streaming mode, handed over at the head: the body stays part of the
+//!    call (see [`StreamingBody`]);
 //! 4. the outcome is classified, judged by the decision rules, recorded and
-//!    observed; the permit is released with the verdict;
-//! 5. the loop waits and goes again, or finishes.
+//!    observed; the permit is released with the verdict (the caller's own
+//!    failures, a failing request body or a cancellation, as ignored);
+//! 5. the loop waits and goes again, or finishes. [`Client::drain`] ends the
+//!    wait at once.
 //!
 //! ```
 //! use evident_core::client::{Body, CallOptions, Client};
@@ -38,6 +44,7 @@ pub mod blocking;
 mod config;
 mod error;
 mod machine;
+mod streaming;
 
 use std::sync::Arc;
 
@@ -51,16 +58,18 @@ pub use config::{
     IDEMPOTENCY_KEY_HEADER, MAX_RESPONSE_BYTES_LIMIT, SystemWallClock, WallClock,
 };
 pub use error::Error;
+pub use streaming::{BlockingStreamingBody, StreamingBody};
 
-use crate::classify::{EngineSignal, classify};
+use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
 use crate::engine::{AttemptBody, AttemptContext, BodyStream, Engine, EngineFailure, ResponseBody};
 use crate::failure::BoxError;
 use crate::observe::{AttemptRecord, attempt_span, call_span};
 use crate::progress::{Progress, SealOnDrop};
-use config::{Handles, Shared};
-use machine::{Call, Ended, attempt_head, build_request};
+use config::Handles;
+use machine::{Call, Delivered, Ended, attempt_head, build_request};
+use streaming::Trail;
 
 /// The request body of the async client.
 pub enum Body {
@@ -182,6 +191,12 @@ enum Answer {
     Streaming(http::Response<ResponseBody>),
 }
 
+/// What a call hands to the caller.
+enum Finished {
+    Full(http::Response<Bytes>),
+    Streaming(http::Response<StreamingBody>),
+}
+
 impl Answer {
     fn status(&self) -> http::StatusCode {
         match self {
@@ -243,27 +258,52 @@ impl<E: Engine> Client<E> {
         options: CallOptions,
     ) -> Result<http::Response<Bytes>, Error> {
         match self.run(request, options, false).await? {
-            Answer::Full(r) => Ok(r),
-            Answer::Streaming(_) => unreachable!("full mode never streams"),
+            Finished::Full(r) => Ok(r),
+            Finished::Streaming(_) => unreachable!("full mode never streams"),
         }
     }
 
     /// Like [`Self::execute`], but returns at the response head and hands the
-    /// body over as a stream. Once handed over, the response is delivered and
-    /// nothing is retried any more.
+    /// body over as a [`StreamingBody`]. Once handed over, the response is
+    /// delivered and nothing is retried any more, but the body is still part
+    /// of the call: a failure while reading it is the client's [`Error`],
+    /// with every attempt's record (the body failure's last), and the call's
+    /// deadline bounds it.
+    ///
+    /// ```
+    /// use evident_core::client::{Body, CallOptions, Client};
+    /// use evident_core::testing::{ScriptedEngine, Step};
+    /// use evident_core::{EngineSignal, ExecutionEvidence};
+    /// use http_body_util::BodyExt;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// // The answer arrives, then the connection resets mid-body.
+    /// let engine = ScriptedEngine::new([Step::body_fails(200, "par", EngineSignal::ConnectionReset)]);
+    /// let client = Client::new(engine);
+    /// let request = http::Request::get("http://127.0.0.1:8080/feed").body(Body::Empty).unwrap();
+    /// let response = client.execute_streaming(request, CallOptions::new()).await.unwrap();
+    /// let err = response.into_body().collect().await.unwrap_err();
+    /// let records = err.attempts();
+    /// assert_eq!(records.len(), 2, "the answer, then the body failure");
+    /// assert_eq!(records[1].evidence, Some(ExecutionEvidence::Responded));
+    /// # }
+    /// ```
     pub async fn execute_streaming(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
-    ) -> Result<http::Response<ResponseBody>, Error> {
+    ) -> Result<http::Response<StreamingBody>, Error> {
         match self.run(request, options, true).await? {
-            Answer::Streaming(r) => Ok(r),
-            Answer::Full(_) => unreachable!("streaming mode never reads whole"),
+            Finished::Streaming(r) => Ok(r),
+            Finished::Full(_) => unreachable!("streaming mode never reads whole"),
         }
     }
 
-    /// Stops new retries: attempts in flight end, no new retry starts, and
-    /// new calls fail fast with [`Error::is_draining`].
+    /// Stops new retries: attempts in flight end (and are not retried),
+    /// a call waiting to retry (backoff or `Retry-After`) ends at once, and
+    /// new calls fail fast; all with [`Error::is_draining`] or, for an
+    /// attempt that ended after the drain, its own outcome judged
+    /// `stop(draining)`.
     pub fn drain(&self) {
         self.h.drain();
     }
@@ -286,30 +326,33 @@ impl<E: Engine> Client<E> {
     /// Hands the final answer to the caller, with the call's records.
     fn deliver(
         &self,
-        call: &mut Call,
+        mut call: Call,
         answer: Answer,
-        progress: &Progress,
+        progress: Progress,
         now: std::time::Instant,
-    ) -> Answer {
-        let shared = &*self.h.shared;
+        span: tracing::Span,
+    ) -> Finished {
+        let shared = &self.h.shared;
         match answer {
             Answer::Full(mut r) => {
                 r.extensions_mut().insert(CallReport {
                     attempts: call.finish(shared),
                 });
-                Answer::Full(r)
+                Finished::Full(r)
             }
             Answer::Streaming(r) => {
-                let (attempts, delivered) = call.hand_over(shared, now);
+                let (attempts, delivered) = Delivered::hand_over(call, shared, now);
                 let (mut parts, body) = r.into_parts();
                 parts.extensions.insert(CallReport { attempts });
-                let body = DeliveredBody {
-                    inner: body,
-                    progress: progress.clone(),
+                let trail = Trail {
                     delivered,
-                    shared: self.h.shared.clone(),
+                    progress,
+                    shared: shared.clone(),
+                    clock: self.h.clock.clone(),
+                    span,
                 };
-                Answer::Streaming(http::Response::from_parts(parts, body.boxed_unsync()))
+                let body = StreamingBody::new(body, trail, now);
+                Finished::Streaming(http::Response::from_parts(parts, body))
             }
         }
     }
@@ -319,7 +362,7 @@ impl<E: Engine> Client<E> {
         request: http::Request<Body>,
         options: CallOptions,
         streaming: bool,
-    ) -> Result<Answer, Error> {
+    ) -> Result<Finished, Error> {
         if self.is_draining() {
             return Err(Error::draining());
         }
@@ -335,20 +378,27 @@ impl<E: Engine> Client<E> {
         )?;
         let mut body = BodySource::new(body);
         let span = call_span(&call.info);
+        let call_span = span.clone();
         let mut progress = Progress::new();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
         let mut fresh_connection = false;
-        async {
+        async move {
             loop {
-                let plan = call.plan(shared, self.h.clock.now());
-                let permit = match self.h.pipeline.acquire(&call.origin).await {
-                    Ok(permit) => permit,
-                    Err(rejection) => {
+                // Admission first, its waits bounded by the deadline; the
+                // attempt's own timeout then counts from admission.
+                // A drain ends an admission wait too.
+                let bound = call.admission_bound(shared, self.h.clock.now());
+                let admission = self.h.pipeline.acquire_within(&call.origin, bound);
+                let permit = match self.h.unless_drained(admission).await {
+                    None => return Err(call.drained(shared)),
+                    Some(Ok(permit)) => permit,
+                    Some(Err(rejection)) => {
                         call.rejected(shared, &rejection);
                         return Err(Error::rejected(rejection, call.finish(shared)));
                     }
                 };
+                let plan = call.plan(shared, self.h.clock.now());
                 progress.renew();
                 let context = AttemptContext::new(
                     progress.clone(),
@@ -399,7 +449,10 @@ impl<E: Engine> Client<E> {
                                 fresh_connection = status == http::StatusCode::MISDIRECTED_REQUEST;
                                 delay
                             }
-                            None => return Ok(self.deliver(&mut call, answer, &progress, now)),
+                            None => {
+                                drop(entered);
+                                return Ok(self.deliver(call, answer, progress, now, call_span));
+                            }
                         }
                     }
                     Err(engine_failure) => {
@@ -408,46 +461,14 @@ impl<E: Engine> Client<E> {
                     }
                 };
                 drop(entered);
-                tokio::time::sleep(delay).await;
+                // A drain ends the wait at once, and the call with it.
+                if !self.h.wait_unless_drained(delay).await {
+                    return Err(call.drained(shared));
+                }
             }
         }
         .instrument(span)
         .await
-    }
-}
-
-/// A streamed response body after delivery: a failure is still classified,
-/// judged (the delivered response blocks any retry) and observed.
-struct DeliveredBody {
-    inner: ResponseBody,
-    progress: Progress,
-    delivered: machine::Delivered,
-    shared: Arc<Shared>,
-}
-
-impl http_body::Body for DeliveredBody {
-    type Data = Bytes;
-    type Error = EngineFailure;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, EngineFailure>>> {
-        let this = &mut *self;
-        let polled = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
-        if let std::task::Poll::Ready(Some(Err(failure))) = &polled {
-            let failure = classify(failure.signal(), &this.progress.snapshot());
-            this.delivered.body_failed(&this.shared, &failure);
-        }
-        polled
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.inner.size_hint()
     }
 }
 
