@@ -9,6 +9,7 @@
 //! | `hyper` | `evident::hyper` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq` | ureq 3 (blocking, HTTP/1.1) |
 //! | `reqwest` | `evident::reqwest` | reqwest 0.13 (async, HTTP/1.1 and HTTP/2) |
+//! | `isahc` | `evident::isahc` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
 //!
 //! ```
 //! use evident::client::{Body, CallOptions, Client};
@@ -45,3 +46,7 @@ pub use evident_ureq as ureq;
 /// The reqwest engine (feature `reqwest`).
 #[cfg(feature = "reqwest")]
 pub use evident_reqwest as reqwest;
+
+/// The isahc (libcurl) engine (feature `isahc`).
+#[cfg(feature = "isahc")]
+pub use evident_isahc as isahc;

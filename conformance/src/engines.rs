@@ -1,8 +1,9 @@
 //! The engines built into the runner, chosen by the crate's features
-//! (all on by default).
+//! (`hyper`, `ureq` and `reqwest` by default; `isahc` on request, since
+//! libcurl builds from source).
 
 use crate::harness::Driver;
-#[cfg(feature = "ureq")]
+#[cfg(any(feature = "ureq", feature = "isahc"))]
 use crate::scenario::Capability;
 
 /// The hyper 1 engine (HTTP/1.1 and HTTP/2).
@@ -80,6 +81,29 @@ pub fn reqwest() -> Driver {
     .known_gap(covered("h2_goaway_covering_stream_idempotent"))
 }
 
+/// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
+/// attempt so that libcurl cannot re-send a request on its own).
+#[cfg(feature = "isahc")]
+pub fn isahc() -> Driver {
+    use std::sync::Arc;
+    Driver::asynchronous("isahc", |env| {
+        Arc::new(
+            evident_isahc::IsahcEngine::builder()
+                .root_certificates(env.roots.clone())
+                .host_overrides(env.overrides.clone())
+                .build()
+                .expect("the lab's isahc configuration is valid"),
+        )
+    })
+    .lacks(
+        Capability::Http2,
+        "libcurl re-sends a request refused with REFUSED_STREAM (and one above a \
+         GOAWAY's last stream id) on its own, and isahc offers no switch: the \
+         engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
+         turn that re-send off, or isahc exposing one",
+    )
+}
+
 /// Every engine this build includes, in matrix column order.
 pub fn built_in() -> Vec<Driver> {
     vec![
@@ -89,5 +113,7 @@ pub fn built_in() -> Vec<Driver> {
         ureq(),
         #[cfg(feature = "reqwest")]
         reqwest(),
+        #[cfg(feature = "isahc")]
+        isahc(),
     ]
 }

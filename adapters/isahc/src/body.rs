@@ -1,0 +1,489 @@
+//! The request body as curl pulls it, and the response body as the core
+//! reads it.
+//!
+//! **Request.** Every request body is handed to isahc as a *reader*, never
+//! as a buffer: isahc can rewind a buffer, so libcurl could re-send it on a
+//! new connection behind the core's back; a reader cannot be rewound, so a
+//! re-send curl attempts fails with curl error 65 instead of executing the
+//! request twice. The reader is also the adapter's only window on the
+//! upload:
+//!
+//! * curl asks for body bytes only after it has built the request head and
+//!   the connection (TCP and TLS) is up, so the **first read** marks the head
+//!   as written (a conservative claim: the head may still sit in curl's
+//!   send buffer, and claiming more progress never proves "not sent");
+//! * the read that hands over the **last byte** marks the body as written
+//!   (curl may still hold it; again the conservative side).
+//!
+//! A streamed (one-shot) body sits in a shared slot, so that when a
+//! connection to one address fails before curl read anything, the same
+//! untouched stream can go to the next address.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use bytes::{Buf, Bytes, BytesMut};
+use evident_core::engine::BodyStream;
+use evident_core::errors::RequestBodyError;
+use evident_core::{AttemptBody, EngineFailure, EngineSignal, Progress};
+use futures_io::AsyncRead;
+use http_body::{Body, Frame, SizeHint};
+
+use crate::classify::classify;
+use crate::engine::HoldUntil;
+
+/// The size of the buffer each response body read fills: large enough that
+/// a body of a few hundred kilobytes takes a handful of reads, small enough
+/// not to matter per attempt.
+pub(crate) const RESPONSE_CHUNK_SIZE: usize = 16 * 1024;
+
+/// What curl did with the request body of one attempt, shared by every
+/// reader made for it (one per address tried).
+#[derive(Debug, Default)]
+pub(crate) struct UploadState {
+    /// curl asked for body bytes at least once.
+    touched: AtomicBool,
+    /// curl was handed the last byte.
+    finished: AtomicBool,
+}
+
+impl UploadState {
+    pub(crate) fn touched(&self) -> bool {
+        self.touched.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn finished(&self) -> bool {
+        self.finished.load(Ordering::Acquire)
+    }
+}
+
+/// A streamed body and the rest of a frame curl had no room for.
+pub(crate) struct StreamSlot {
+    stream: BodyStream,
+    leftover: Bytes,
+    done: bool,
+}
+
+/// The request body of one attempt, from which a fresh reader is made for
+/// each address tried.
+pub(crate) enum RequestBody {
+    /// No body: isahc sends none, and curl never calls the reader.
+    Empty,
+    /// An in-memory body: every address gets a reader over a cheap clone.
+    Bytes(Bytes),
+    /// A one-shot stream, with its length when the stream knows it exactly.
+    Stream {
+        slot: Arc<Mutex<StreamSlot>>,
+        length: Option<u64>,
+    },
+}
+
+impl RequestBody {
+    pub(crate) fn new(body: AttemptBody) -> Self {
+        match body {
+            AttemptBody::Empty => RequestBody::Empty,
+            AttemptBody::Full(None) => RequestBody::Empty,
+            AttemptBody::Full(Some(bytes)) if bytes.is_empty() => RequestBody::Empty,
+            AttemptBody::Full(Some(bytes)) => RequestBody::Bytes(bytes),
+            AttemptBody::Stream(stream) => {
+                let length = stream.size_hint().exact();
+                RequestBody::Stream {
+                    slot: Arc::new(Mutex::new(StreamSlot {
+                        stream,
+                        leftover: Bytes::new(),
+                        done: false,
+                    })),
+                    length,
+                }
+            }
+        }
+    }
+
+    /// Whether curl sends no body at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        matches!(self, RequestBody::Empty)
+    }
+
+    /// The body for one transfer: never rewindable.
+    pub(crate) fn for_transfer(
+        &self,
+        progress: &Progress,
+        state: &Arc<UploadState>,
+    ) -> isahc::AsyncBody {
+        let reader = |source, length: Option<u64>| {
+            let reader = Reader {
+                source,
+                progress: progress.clone(),
+                state: state.clone(),
+                handed: 0,
+                length,
+            };
+            match length {
+                Some(n) => isahc::AsyncBody::from_reader_sized(reader, n),
+                None => isahc::AsyncBody::from_reader(reader),
+            }
+        };
+        match self {
+            RequestBody::Empty => isahc::AsyncBody::empty(),
+            RequestBody::Bytes(bytes) => {
+                reader(Source::Bytes(bytes.clone()), Some(bytes.len() as u64))
+            }
+            RequestBody::Stream { slot, length } => reader(Source::Stream(slot.clone()), *length),
+        }
+    }
+}
+
+enum Source {
+    Bytes(Bytes),
+    Stream(Arc<Mutex<StreamSlot>>),
+}
+
+/// The reader curl pulls the request body from (on isahc's agent thread).
+struct Reader {
+    source: Source,
+    progress: Progress,
+    state: Arc<UploadState>,
+    handed: u64,
+    length: Option<u64>,
+}
+
+impl Reader {
+    /// Records that curl is about to send body bytes, unless the core has
+    /// sealed the attempt: then the read fails, and curl aborts the transfer
+    /// instead of writing more for an attempt the core gave up on.
+    fn mark_touched(&self) -> io::Result<()> {
+        self.progress
+            .start_write()
+            .map_err(|sealed| sealed.into_io_error())?;
+        if !self.state.touched.swap(true, Ordering::AcqRel) {
+            self.progress.head_written();
+        }
+        Ok(())
+    }
+
+    fn mark_finished(&self) {
+        if !self.state.finished.swap(true, Ordering::AcqRel) {
+            self.progress.body_written();
+        }
+    }
+
+    fn handed(&mut self, n: usize) {
+        self.handed += n as u64;
+        if self.length.is_some_and(|len| self.handed >= len) {
+            self.mark_finished();
+        }
+    }
+}
+
+impl AsyncRead for Reader {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        this.mark_touched()?;
+        if buf.is_empty() {
+            return Poll::Ready(Ok(0));
+        }
+        let result = match &mut this.source {
+            Source::Bytes(bytes) => {
+                let n = bytes.len().min(buf.len());
+                bytes.copy_to_slice(&mut buf[..n]);
+                Poll::Ready(Ok(n))
+            }
+            Source::Stream(slot) => {
+                let mut slot = slot.lock().map_err(|_| {
+                    io::Error::other(RequestBodyError::new("request body poisoned"))
+                })?;
+                poll_stream(&mut slot, cx, buf)
+            }
+        };
+        match result {
+            Poll::Ready(Ok(0)) => {
+                this.mark_finished();
+                Poll::Ready(Ok(0))
+            }
+            Poll::Ready(Ok(n)) => {
+                this.handed(n);
+                Poll::Ready(Ok(n))
+            }
+            other => other,
+        }
+    }
+}
+
+fn poll_stream(
+    slot: &mut StreamSlot,
+    cx: &mut Context<'_>,
+    buf: &mut [u8],
+) -> Poll<io::Result<usize>> {
+    loop {
+        if !slot.leftover.is_empty() {
+            let n = slot.leftover.len().min(buf.len());
+            slot.leftover.copy_to_slice(&mut buf[..n]);
+            return Poll::Ready(Ok(n));
+        }
+        if slot.done {
+            return Poll::Ready(Ok(0));
+        }
+        match Pin::new(&mut slot.stream).poll_frame(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(None) => slot.done = true,
+            Poll::Ready(Some(Err(e))) => {
+                return Poll::Ready(Err(io::Error::other(RequestBodyError::new(e))));
+            }
+            Poll::Ready(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    slot.leftover = data;
+                }
+            }
+        }
+    }
+}
+
+/// A response body read from isahc, with the first chunk possibly read
+/// ahead (the engine reads it to learn whether the head was complete).
+///
+/// A timeout curl reports (its timer runs a little ahead of the attempt
+/// deadline) is held until the attempt deadline, so that the attempt ends
+/// when the core's deadline says, as on every engine.
+pub(crate) struct ResponseBody {
+    body: isahc::AsyncBody,
+    first: Option<Bytes>,
+    progress: Progress,
+    done: bool,
+    hold_until: HoldUntil,
+    held: Option<(EngineFailure, Pin<Box<tokio::time::Sleep>>)>,
+}
+
+impl ResponseBody {
+    pub(crate) fn new(
+        body: isahc::AsyncBody,
+        first: Option<Bytes>,
+        progress: Progress,
+        hold_until: HoldUntil,
+    ) -> Self {
+        ResponseBody {
+            body,
+            first,
+            progress,
+            done: false,
+            hold_until,
+            held: None,
+        }
+    }
+}
+
+/// Reads the next chunk of `body`: `Ok(None)` at its end.
+pub(crate) fn poll_chunk(
+    body: &mut isahc::AsyncBody,
+    cx: &mut Context<'_>,
+) -> Poll<Result<Option<Bytes>, EngineFailure>> {
+    let mut chunk = BytesMut::zeroed(RESPONSE_CHUNK_SIZE);
+    loop {
+        match Pin::new(&mut *body).poll_read(cx, &mut chunk) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Ok(0)) => return Poll::Ready(Ok(None)),
+            Poll::Ready(Ok(n)) => {
+                chunk.truncate(n);
+                return Poll::Ready(Ok(Some(chunk.freeze())));
+            }
+            Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
+            Poll::Ready(Err(e)) => {
+                let signal = match classify(&e) {
+                    // isahc's "the transfer did not finish" has no curl
+                    // code: the connection went away mid-body.
+                    EngineSignal::Io(io::ErrorKind::ConnectionAborted) => {
+                        EngineSignal::ConnectionReset
+                    }
+                    signal => signal,
+                };
+                return Poll::Ready(Err(EngineFailure::new(signal, e)));
+            }
+        }
+    }
+}
+
+impl Body for ResponseBody {
+    type Data = Bytes;
+    type Error = EngineFailure;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, EngineFailure>>> {
+        let this = self.get_mut();
+        if let Some((_, sleep)) = &mut this.held {
+            if sleep.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
+            let (failure, _) = this.held.take().expect("held above");
+            return Poll::Ready(Some(Err(failure)));
+        }
+        if let Some(first) = this.first.take() {
+            return Poll::Ready(Some(Ok(Frame::data(first))));
+        }
+        if this.done {
+            return Poll::Ready(None);
+        }
+        match poll_chunk(&mut this.body, cx) {
+            Poll::Pending => Poll::Pending,
+            Poll::Ready(Ok(Some(chunk))) => {
+                this.progress.read(chunk.len());
+                Poll::Ready(Some(Ok(Frame::data(chunk))))
+            }
+            Poll::Ready(Ok(None)) => {
+                this.done = true;
+                Poll::Ready(None)
+            }
+            Poll::Ready(Err(failure)) => {
+                this.done = true;
+                match this.hold_until {
+                    Some(until) if failure.signal() == EngineSignal::TimedOut => {
+                        this.held = Some((failure, Box::pin(tokio::time::sleep_until(until))));
+                        // Poll the sleep once, so that its waker is set.
+                        Pin::new(this).poll_frame(cx)
+                    }
+                    _ => Poll::Ready(Some(Err(failure))),
+                }
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.done && self.first.is_none() && self.held.is_none()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evident_core::AttemptStage;
+    use futures_io::AsyncRead;
+    use std::task::Waker;
+
+    fn read_all(body: &mut isahc::AsyncBody, step: usize) -> Vec<Vec<u8>> {
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut reads = Vec::new();
+        loop {
+            let mut buf = vec![0; step];
+            match Pin::new(&mut *body).poll_read(&mut cx, &mut buf) {
+                Poll::Ready(Ok(0)) => return reads,
+                Poll::Ready(Ok(n)) => reads.push(buf[..n].to_vec()),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn an_in_memory_body_is_never_rewindable() {
+        let body = RequestBody::new(AttemptBody::Full(Some(Bytes::from_static(b"hello"))));
+        let mut isahc_body = body.for_transfer(&Progress::new(), &Arc::new(UploadState::default()));
+        assert_eq!(isahc_body.len(), Some(5));
+        assert!(!isahc_body.reset(), "a rewindable body lets curl re-send");
+    }
+
+    #[test]
+    fn the_first_read_marks_the_head_and_the_last_byte_the_body() {
+        let progress = Progress::new();
+        let state = Arc::new(UploadState::default());
+        let body = RequestBody::new(AttemptBody::Full(Some(Bytes::from_static(b"hello"))));
+        let mut isahc_body = body.for_transfer(&progress, &state);
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut buf = [0u8; 3];
+        assert!(!progress.snapshot().head_written());
+
+        let _ = Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf);
+        let snapshot = progress.snapshot();
+        assert!(snapshot.head_written());
+        assert!(!snapshot.body_written());
+        assert_eq!(snapshot.stage(), Some(AttemptStage::WriteBody));
+
+        let _ = Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf);
+        assert!(
+            progress.snapshot().body_written(),
+            "curl may never ask past a known length: the last byte ends the body"
+        );
+        assert!(state.touched() && state.finished());
+    }
+
+    #[test]
+    fn a_sealed_attempt_hands_curl_no_more_body() {
+        let progress = Progress::new();
+        let state = Arc::new(UploadState::default());
+        let body = RequestBody::new(AttemptBody::Full(Some(Bytes::from_static(b"hello"))));
+        let mut isahc_body = body.for_transfer(&progress, &state);
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut buf = [0u8; 2];
+        assert!(matches!(
+            Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf),
+            Poll::Ready(Ok(2))
+        ));
+        progress.seal();
+        assert!(matches!(
+            Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf),
+            Poll::Ready(Err(_))
+        ));
+        assert!(!state.finished());
+    }
+
+    #[test]
+    fn an_untouched_stream_can_go_to_the_next_address_whole() {
+        use http_body_util::BodyExt;
+        let chunks = Chunks(
+            vec![
+                Ok(Bytes::from_static(b"ab")),
+                Ok(Bytes::from_static(b"cde")),
+            ]
+            .into(),
+        );
+        let body = RequestBody::new(AttemptBody::Stream(chunks.boxed_unsync()));
+        let state = Arc::new(UploadState::default());
+        let progress = Progress::new();
+        // The first address failed before curl read anything: its reader is
+        // dropped unread.
+        drop(body.for_transfer(&progress, &state));
+        assert!(!state.touched());
+        let mut second = body.for_transfer(&progress, &state);
+        assert_eq!(read_all(&mut second, 2).concat(), b"abcde");
+        assert!(state.finished());
+    }
+
+    #[test]
+    fn a_failing_stream_is_a_request_body_error() {
+        use http_body_util::BodyExt;
+        let failing = Chunks(vec![Err("the producer failed".into())].into());
+        let body = RequestBody::new(AttemptBody::Stream(failing.boxed_unsync()));
+        let mut isahc_body = body.for_transfer(&Progress::new(), &Arc::new(UploadState::default()));
+        let mut cx = Context::from_waker(Waker::noop());
+        let mut buf = [0u8; 4];
+        match Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf) {
+            Poll::Ready(Err(e)) => assert_eq!(classify(&e), EngineSignal::RequestBody),
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    /// A streamed body of unknown length made of these frames.
+    struct Chunks(std::collections::VecDeque<Result<Bytes, evident_core::BoxError>>);
+
+    impl Body for Chunks {
+        type Data = Bytes;
+        type Error = evident_core::BoxError;
+
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+            Poll::Ready(self.get_mut().0.pop_front().map(|r| r.map(Frame::data)))
+        }
+    }
+}

@@ -1,0 +1,513 @@
+//! [`IsahcEngine`]: one attempt per [`Engine::send`], as one libcurl
+//! transfer per address tried.
+
+use std::fmt;
+use std::future::{Future, poll_fn};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use evident_core::{
+    AttemptBody, AttemptContext, AttemptStage, ConnectFailures, Engine, EngineFailure,
+    EngineSignal, HostOverrides, Progress, ResponseBody,
+};
+use http::{HeaderMap, Method, StatusCode};
+use http_body_util::BodyExt;
+use isahc::config::Configurable;
+use isahc::net::Dialer;
+
+use crate::body::{self, RequestBody, UploadState};
+use crate::builder::IsahcEngineBuilder;
+use crate::classify::{classify, is_connect_failure};
+use crate::resolve::resolve;
+
+/// The most curl's own transfer timer is set ahead of the attempt deadline.
+/// curl must report its timeout (with or without a connected address, which
+/// is what tells "nothing sent" from "maybe sent") before the adapter's own
+/// guard fires at the deadline, or the attempt is taken as possibly sent;
+/// 250 ms covers isahc's agent thread on a heavily loaded machine, and costs
+/// nothing else: a timeout curl reports early is held until the deadline.
+pub const CURL_DEADLINE_LEAD_MAX: Duration = Duration::from_millis(250);
+
+/// The share of the time left that curl's lead may take at most, so that a
+/// short attempt is not eaten by the lead: a quarter.
+const CURL_DEADLINE_LEAD_DIVISOR: u32 = 4;
+
+/// The shortest transfer budget worth handing to curl. curl takes its
+/// timeout in whole milliseconds, and zero would mean "no timeout at all".
+const MIN_CURL_BUDGET: Duration = Duration::from_millis(1);
+
+/// How far ahead of the attempt deadline the adapter's own guard fires:
+/// one tick of tokio's timer, so the guard always completes the attempt
+/// before the core's timer drops it, and the attempt's progress is settled
+/// by the adapter, never read while curl may be writing.
+const GUARD_LEAD: Duration = Duration::from_millis(1);
+
+/// The isahc engine: libcurl (HTTP/1.1, a fresh connection per attempt),
+/// driven by the async client.
+///
+/// ```no_run
+/// use evident_core::client::{Body, CallOptions, ClientBuilder};
+/// use evident_isahc::IsahcEngine;
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let client = ClientBuilder::new().build(IsahcEngine::builder().build()?)?;
+/// let request = http::Request::get("http://127.0.0.1:8080/").body(Body::Empty)?;
+/// let response = client.execute(request, CallOptions::new().idempotent()).await?;
+/// assert!(response.status().is_success());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Clone)]
+pub struct IsahcEngine {
+    client: isahc::HttpClient,
+    overrides: HostOverrides,
+}
+
+impl fmt::Debug for IsahcEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IsahcEngine")
+            .field("overrides", &self.overrides)
+            .finish_non_exhaustive()
+    }
+}
+
+impl IsahcEngine {
+    /// A builder with the defaults.
+    pub fn builder() -> IsahcEngineBuilder {
+        IsahcEngineBuilder::default()
+    }
+
+    pub(crate) fn new(client: isahc::HttpClient, overrides: HostOverrides) -> Self {
+        IsahcEngine { client, overrides }
+    }
+
+    /// One transfer to one address.
+    fn request(
+        parts: &http::request::Parts,
+        addr: SocketAddr,
+        budget: Option<Duration>,
+        body: isahc::AsyncBody,
+    ) -> Result<http::Request<isahc::AsyncBody>, http::Error> {
+        let mut builder = http::Request::builder()
+            .method(parts.method.clone())
+            .uri(parts.uri.clone())
+            // curl connects to this address, whatever the URL's host says;
+            // the URL still names the host for `Host` and TLS.
+            .dial(Dialer::ip_socket(addr));
+        if let Some(budget) = budget {
+            builder = builder.timeout(budget);
+        }
+        if let Some(headers) = builder.headers_mut() {
+            // A caller's `Expect` is not sent: after a 417 curl sends the
+            // request again on its own, and a body it never read needs no
+            // rewind, so nothing would stop that second send.
+            headers.extend(
+                parts
+                    .headers
+                    .iter()
+                    .filter(|(name, _)| *name != http::header::EXPECT)
+                    .map(|(k, v)| (k.clone(), v.clone())),
+            );
+        }
+        builder.body(body)
+    }
+
+    /// The answer once isahc returned a response: read ahead to the first
+    /// body byte, or the end, to know whether the head was complete.
+    async fn answer(
+        response: http::Response<isahc::AsyncBody>,
+        method: &Method,
+        progress: &Progress,
+        guard: &Guard,
+        settle: impl Fn(),
+    ) -> Result<http::Response<ResponseBody>, EngineFailure> {
+        let (parts, mut body) = response.into_parts();
+        let first = match guard
+            .run(poll_fn(|cx| body::poll_chunk(&mut body, cx)))
+            .await
+        {
+            None => {
+                settle();
+                return Err(EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline));
+            }
+            Some(Err(failure)) => {
+                // The head was not proven complete: no byte of body came.
+                settle();
+                if failure.signal() == EngineSignal::TimedOut {
+                    guard.hold().await;
+                }
+                return Err(failure);
+            }
+            Some(Ok(Some(chunk))) => {
+                // curl hands over body bytes only after the blank line
+                // that ends the head: the head is complete.
+                progress.read(chunk.len());
+                Some(chunk)
+            }
+            Some(Ok(None)) => {
+                if !empty_answer_is_complete(method, parts.status, &parts.headers) {
+                    settle();
+                    return Err(EngineFailure::new(
+                        EngineSignal::ConnectionClosed,
+                        IncompleteHead {
+                            status: parts.status,
+                        },
+                    ));
+                }
+                None
+            }
+        };
+        let body =
+            body::ResponseBody::new(body, first, progress.clone(), guard.deadline).boxed_unsync();
+        Ok(http::Response::from_parts(parts, body))
+    }
+}
+
+#[async_trait::async_trait]
+impl Engine for IsahcEngine {
+    fn name(&self) -> &'static str {
+        "isahc"
+    }
+
+    async fn send(
+        &self,
+        request: http::Request<AttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<http::Response<ResponseBody>, EngineFailure> {
+        let progress = attempt.progress();
+        progress.enter(AttemptStage::Resolve);
+        let guard = Guard::new(attempt.deadline());
+        // Every transfer gets a new connection (FORBID_REUSE), so a request
+        // for a fresh connection (after a 421) is always honoured:
+        // `attempt.requires_fresh_connection()` needs nothing more.
+        let (parts, body) = request.into_parts();
+        let (host, port) = origin(&parts.uri)?;
+        let addrs = match guard.run(resolve(host, port, &self.overrides)).await {
+            Some(addrs) => addrs?,
+            None => return Err(EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline)),
+        };
+
+        progress.enter(AttemptStage::Connect);
+        // Exact: the client never reuses a connection (FORBID_REUSE).
+        progress.connection_reused(false);
+        let body = RequestBody::new(body);
+        let upload = Arc::new(UploadState::default());
+        // What curl may have written, once it is no longer provably nothing:
+        // the furthest progress no hook contradicts. The whole request when
+        // curl had no body to pull or pulled all of it; the head when it
+        // pulled part of the body (it builds the head first). A body curl
+        // never pulled means the head was not finished: then only "a write
+        // may have started", never a written head — which would count an
+        // `Idempotency-Key` in it as sent.
+        let settle = || {
+            if body.is_empty() || upload.finished() {
+                progress.body_written();
+            } else if upload.touched() {
+                progress.head_written();
+            } else {
+                // Sealed already: the core has its snapshot.
+                let _ = progress.start_write();
+                progress.enter(AttemptStage::WriteHead);
+            }
+        };
+        let mut failures = ConnectFailures::new();
+        for addr in addrs {
+            let budget = match guard.curl_budget() {
+                Budget::Unbounded => None,
+                Budget::Within(budget) => Some(budget),
+                Budget::Exhausted => break,
+            };
+            let transfer =
+                Self::request(&parts, addr, budget, body.for_transfer(progress, &upload))
+                    .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+            let error = match guard.run(self.client.send_async(transfer)).await {
+                Some(Ok(response)) => {
+                    return Self::answer(response, &parts.method, progress, &guard, settle).await;
+                }
+                Some(Err(error)) => error,
+                None => {
+                    // curl did not report in time; whether it connected is
+                    // unknown, so it may have written.
+                    settle();
+                    return Err(EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline));
+                }
+            };
+            let signal = classify(&error);
+            // curl reports the connected address only once TCP and TLS are
+            // up, and the easy handle is fresh: without one, and with the
+            // body untouched, curl wrote nothing of this request.
+            let nothing_written = error.remote_addr().is_none() && !upload.touched();
+            if nothing_written && is_connect_failure(signal) {
+                failures.push(signal, error);
+                continue;
+            }
+            if !(nothing_written && signal == EngineSignal::TimedOut) {
+                settle();
+            }
+            if signal == EngineSignal::TimedOut {
+                // curl's timer runs a little ahead of the attempt deadline;
+                // the attempt itself ends at the deadline, as on every engine.
+                guard.hold().await;
+            }
+            return Err(EngineFailure::new(signal, error));
+        }
+        Err(match failures.into_surfaced() {
+            Some((signal, error)) => EngineFailure::new(signal, error),
+            None => EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline),
+        })
+    }
+}
+
+/// The host and port a URI names.
+fn origin(uri: &http::Uri) -> Result<(&str, u16), EngineFailure> {
+    let default_port = match uri.scheme_str() {
+        Some("http") => 80,
+        Some("https") => 443,
+        _ => return Err(EngineFailure::new(EngineSignal::Other, UnsupportedUri)),
+    };
+    let host = uri
+        .host()
+        .ok_or_else(|| EngineFailure::new(EngineSignal::Other, UnsupportedUri))?;
+    Ok((host, uri.port_u16().unwrap_or(default_port)))
+}
+
+/// Whether an answer that ended without a single body byte had a complete
+/// head, as far as isahc lets anyone tell.
+///
+/// curl takes a head cut short for a response: it reports the status line
+/// and the header lines it got, and a transfer that succeeded. Only a body
+/// byte proves the blank line that ends a head arrived. Without one:
+///
+/// * an answer that would have had a body and declares no framing ends at
+///   the close, so it is indistinguishable from a head cut short: refused;
+/// * an answer declaring a non-zero `Content-Length` and no byte of it can
+///   only come from curl keeping that header's cut line: refused;
+/// * an answer that has no body by definition (`HEAD`, 1xx, 204, 304), or
+///   declares `Content-Length: 0` or chunked framing, is accepted — a head
+///   cut right after such a line cannot be told apart (a named gap).
+fn empty_answer_is_complete(method: &Method, status: StatusCode, headers: &HeaderMap) -> bool {
+    if method == Method::HEAD
+        || status.is_informational()
+        || status == StatusCode::NO_CONTENT
+        || status == StatusCode::NOT_MODIFIED
+    {
+        return true;
+    }
+    if let Some(length) = headers.get(http::header::CONTENT_LENGTH) {
+        return length
+            .to_str()
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            == Some(0);
+    }
+    headers
+        .get_all(http::header::TRANSFER_ENCODING)
+        .iter()
+        .any(|v| {
+            v.to_str()
+                .is_ok_and(|v| v.to_ascii_lowercase().contains("chunked"))
+        })
+}
+
+/// How long curl may run the next transfer.
+enum Budget {
+    /// No deadline.
+    Unbounded,
+    /// This long.
+    Within(Duration),
+    /// No time left for a transfer.
+    Exhausted,
+}
+
+/// The adapter's own bound on an attempt: it fires just before the core's
+/// attempt timer, so the adapter always ends the attempt itself, with the
+/// progress it knows, rather than being dropped while curl runs on.
+struct Guard {
+    deadline: Option<tokio::time::Instant>,
+}
+
+// The response body holds a timeout curl reported early until this instant.
+pub(crate) type HoldUntil = Option<tokio::time::Instant>;
+
+impl Guard {
+    fn new(deadline: Option<std::time::Instant>) -> Self {
+        // The core's async clock is tokio's; measure the time left on it.
+        let now = tokio::time::Instant::now();
+        Guard {
+            deadline: deadline.map(|d| {
+                now + d
+                    .saturating_duration_since(now.into_std())
+                    .saturating_sub(GUARD_LEAD)
+            }),
+        }
+    }
+
+    fn curl_budget(&self) -> Budget {
+        let Some(deadline) = self.deadline else {
+            return Budget::Unbounded;
+        };
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        let lead = CURL_DEADLINE_LEAD_MAX.min(left / CURL_DEADLINE_LEAD_DIVISOR);
+        let budget = left.saturating_sub(lead);
+        if budget < MIN_CURL_BUDGET {
+            Budget::Exhausted
+        } else {
+            Budget::Within(budget)
+        }
+    }
+
+    /// Waits out the attempt: for a timeout curl reported ahead of it.
+    async fn hold(&self) {
+        if let Some(deadline) = self.deadline {
+            tokio::time::sleep_until(deadline).await;
+        }
+    }
+
+    async fn run<F: Future>(&self, future: F) -> Option<F::Output> {
+        match self.deadline {
+            None => Some(future.await),
+            Some(deadline) => tokio::time::timeout_at(deadline, future).await.ok(),
+        }
+    }
+}
+
+/// The attempt's deadline came before curl finished.
+#[derive(Debug)]
+struct AttemptDeadline;
+
+impl fmt::Display for AttemptDeadline {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the attempt deadline passed before the transfer ended")
+    }
+}
+
+impl std::error::Error for AttemptDeadline {}
+
+/// The URI is not an absolute `http://` or `https://` URI.
+#[derive(Debug)]
+struct UnsupportedUri;
+
+impl fmt::Display for UnsupportedUri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the isahc engine needs an absolute http:// or https:// URI")
+    }
+}
+
+impl std::error::Error for UnsupportedUri {}
+
+/// curl reported an answer whose head may have been cut short.
+#[derive(Debug)]
+pub struct IncompleteHead {
+    status: StatusCode,
+}
+
+impl IncompleteHead {
+    /// The status line curl did receive.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl fmt::Display for IncompleteHead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the connection ended after a {} status line and no body byte: \
+             the response head is not proven complete",
+            self.status.as_u16()
+        )
+    }
+}
+
+impl std::error::Error for IncompleteHead {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.parse().unwrap(), v.parse().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn an_empty_close_delimited_answer_is_not_proven_complete() {
+        assert!(!empty_answer_is_complete(
+            &Method::POST,
+            StatusCode::OK,
+            &HeaderMap::new()
+        ));
+    }
+
+    #[test]
+    fn a_declared_length_without_its_bytes_is_a_cut_head() {
+        let cut = headers(&[("content-length", "5")]);
+        assert!(!empty_answer_is_complete(
+            &Method::GET,
+            StatusCode::OK,
+            &cut
+        ));
+        let zero = headers(&[("content-length", "0")]);
+        assert!(empty_answer_is_complete(
+            &Method::GET,
+            StatusCode::OK,
+            &zero
+        ));
+    }
+
+    #[test]
+    fn answers_without_a_body_by_definition_are_accepted() {
+        let none = HeaderMap::new();
+        assert!(empty_answer_is_complete(
+            &Method::HEAD,
+            StatusCode::OK,
+            &none
+        ));
+        assert!(empty_answer_is_complete(
+            &Method::DELETE,
+            StatusCode::NO_CONTENT,
+            &none
+        ));
+        assert!(empty_answer_is_complete(
+            &Method::GET,
+            StatusCode::NOT_MODIFIED,
+            &none
+        ));
+        let chunked = headers(&[("transfer-encoding", "chunked")]);
+        assert!(empty_answer_is_complete(
+            &Method::GET,
+            StatusCode::OK,
+            &chunked
+        ));
+    }
+
+    #[test]
+    fn curl_gets_a_lead_on_the_deadline_but_never_zero() {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let now = tokio::time::Instant::now().into_std();
+            let long = Guard::new(Some(now + Duration::from_secs(2)));
+            let left = Duration::from_secs(2) - GUARD_LEAD;
+            assert!(matches!(
+                long.curl_budget(),
+                Budget::Within(b) if b == left - CURL_DEADLINE_LEAD_MAX
+            ));
+            // A short attempt: the lead takes a quarter of it, no more.
+            let short = Guard::new(Some(now + Duration::from_millis(41)));
+            assert!(matches!(
+                short.curl_budget(),
+                Budget::Within(b) if b == Duration::from_millis(30)
+            ));
+            let past = Guard::new(Some(now));
+            assert!(matches!(past.curl_budget(), Budget::Exhausted));
+            assert!(matches!(Guard::new(None).curl_budget(), Budget::Unbounded));
+        });
+    }
+}

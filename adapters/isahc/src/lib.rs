@@ -1,0 +1,123 @@
+//! evident's isahc engine: libcurl, without its hidden re-sends.
+//!
+//! [`IsahcEngine`] implements [`evident_core::Engine`]: one attempt per
+//! `send`, as one libcurl transfer per address tried, driven by the async
+//! client. isahc is pinned to 2.0.2, built with rustls and a static libcurl
+//! (only a C compiler is needed: no system libcurl, OpenSSL or pkg-config).
+//!
+//! # No hidden re-send, ever
+//!
+//! libcurl re-sends a request, for any method and up to five times, when a
+//! *reused* connection dies before the first response byte
+//! (`Curl_retry_request`); over HTTP/2 it re-sends on `REFUSED_STREAM`;
+//! after a 417 to `Expect: 100-continue` it sends the request again. isahc
+//! has no per-request switch for any of it. This crate closes every path:
+//!
+//! * **no connection is ever reused** (`connection_cache_size(0)`, which is
+//!   curl's FORBID_REUSE): the re-send on a dead reused connection cannot
+//!   happen. This costs a TCP (and TLS) handshake per attempt; it is the
+//!   price of libcurl here, since the engine does not learn whether a call
+//!   is safely idempotent and the core has no way to count a re-send curl
+//!   makes on its own as an attempt;
+//! * **HTTP/1.1 only**: the `REFUSED_STREAM` re-send is not controllable, so
+//!   HTTP/2 is a declared capability gap;
+//! * **every request body is a non-rewindable reader**: should curl ever try
+//!   to send a body again, it fails with error 65 instead;
+//! * **no `Expect: 100-continue`**, neither curl's nor the caller's (see
+//!   below), no redirects, no proxy from the environment, no decompression.
+//!
+//! # Resolving and dialing
+//!
+//! The adapter resolves names itself ([`evident_core::HostOverrides`], IP
+//! literals, the system resolver) and hands curl one address per transfer
+//! (`Dialer::ip_socket`, curl's `CONNECT_TO`). A transfer that fails to
+//! connect (refused, TLS handshake, certificate) moves on to the next
+//! address; which failure surfaces is [`evident_core::ConnectFailures`]'
+//! rule, as on every engine.
+//!
+//! # Progress, and how each fact is obtained
+//!
+//! libcurl gives no hook on the socket, so progress is coarser than on
+//! hyper or ureq, and always errs on the side of "may have been sent":
+//!
+//! | fact | how | exact? |
+//! | --- | --- | --- |
+//! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
+//! | `Tls` | never entered: curl shows no moment between TCP and TLS. Handshake and certificate failures take the `Tls` stage from their signal; a timeout during the handshake is reported at `Connect` | pre-write either way |
+//! | `connection_reused` | always `false`: the client never reuses a connection | exact |
+//! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
+//! | `head_written` (`WriteBody`) | curl's first pull of request body bytes (it builds the head first) | possibly early, never late |
+//! | `body_written` (`AwaitHead`) | curl pulled the last body byte; for a bodyless request, whenever curl may have written | possibly early, never late |
+//! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled the body: the head was not finished, so it is not claimed written | exact as far as it goes |
+//! | `head_received` | the first response body byte, or a transfer that ended with a head proven complete (see below) | exact, possibly late |
+//! | `read(n)` | response body bytes delivered | exact |
+//!
+//! Writes are not counted ([`evident_core::Progress::counts_writes_exactly`]
+//! is never declared), so "not sent" comes only from pre-write stages.
+//!
+//! # Answers whose head was cut short
+//!
+//! curl takes a response head that was cut short for a response. A body
+//! byte proves the head ended; an answer without one is refused as
+//! [`IncompleteHead`] (a `ConnectionClosed` signal) when nothing proves its
+//! head complete: a close-delimited answer with an empty body, or a
+//! declared `Content-Length` without a byte of it. Answers that have no
+//! body by definition (`HEAD`, 1xx, 204, 304) or declare `Content-Length: 0`
+//! or chunked framing are accepted, since a head cut right after such a line
+//! cannot be told apart from a whole one: a named gap. Closing it needs
+//! curl's header size (`CURLINFO_HEADER_SIZE`) or the end-of-head line of
+//! curl's header callback, neither of which isahc 2.0.2 exposes.
+//!
+//! # Timeouts
+//!
+//! The core owns the deadline. The adapter bounds curl's own transfer a
+//! little inside it ([`CURL_DEADLINE_LEAD_MAX`] at most), so that an
+//! abandoned transfer cannot keep running, and so that curl's timeout, with
+//! or without a connected address, is what reports the failure. A guard of
+//! its own ends the attempt just before the core's timer; if curl has not
+//! reported by then, the attempt is taken as possibly written. A timeout
+//! curl reports ahead of the deadline is held until the deadline, so an
+//! attempt lasts as long as on any other engine.
+//!
+//! curl's bound covers the whole transfer, body included: with the core's
+//! streaming mode, a response body handed to the caller must also arrive
+//! before the attempt deadline, or it fails as `Timeout` after the response.
+//!
+//! # What else libcurl does here
+//!
+//! * A caller's own `Expect` header is **not sent**: after a 417 curl sends
+//!   the request again by itself, and since it never read the body yet, no
+//!   rewind is needed and nothing would stop that second send. The body
+//!   goes with the head instead.
+//! * A server that ends TLS without `close_notify` right after a complete
+//!   answer makes curl's rustls backend fail the transfer with error 56
+//!   (`ConnectionReset`, so `sent_no_response`), where hyper returns the
+//!   answer: measured on loopback with a `Connection: close` answer and its
+//!   whole `Content-Length` body, in 5 runs out of 5. The evidence stays
+//!   conservative (never "not sent"), but the answer is lost: a parity gap
+//!   that only libcurl can close.
+//!
+//! ```no_run
+//! use evident_core::client::{Body, CallOptions, ClientBuilder};
+//! use evident_isahc::IsahcEngine;
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let client = ClientBuilder::new().build(IsahcEngine::builder().build()?)?;
+//! let request = http::Request::post("http://127.0.0.1:8080/pay").body(Body::Full("{}".into()))?;
+//! let response = client.execute(request, CallOptions::new()).await?;
+//! println!("{}", response.status());
+//! # Ok(())
+//! # }
+//! ```
+#![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
+#![forbid(unsafe_code)]
+
+mod body;
+mod builder;
+pub mod classify;
+mod engine;
+mod resolve;
+
+pub use builder::IsahcEngineBuilder;
+pub use engine::{CURL_DEADLINE_LEAD_MAX, IncompleteHead, IsahcEngine};
+pub use isahc;

@@ -1,0 +1,357 @@
+//! The isahc engine's hooks against loopback HTTP/1.1 servers: stages,
+//! body reader boundaries, the head-completeness check and timeouts.
+
+mod support;
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use evident_core::{AttemptBody, AttemptStage, Engine, EngineSignal, ExecutionEvidence};
+use evident_isahc::{IncompleteHead, IsahcEngine};
+use support::*;
+
+fn engine() -> IsahcEngine {
+    IsahcEngine::builder().build().unwrap()
+}
+
+#[tokio::test]
+async fn a_get_is_answered_and_its_body_counted() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+    });
+    let attempt = attempt();
+    let (status, body) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(&body[..], b"hello");
+    assert_eq!(attempt.progress().snapshot().bytes_read(), 5);
+}
+
+#[tokio::test]
+async fn a_post_body_arrives_whole_and_marks_head_then_body_written() {
+    let (listener, addr) = listen().await;
+    let (seen, received) = tokio::sync::oneshot::channel();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Some(seen)));
+    serve(listener, 1, move |_, mut conn| {
+        let seen = seen.clone();
+        async move {
+            let request = conn.next_request().await.unwrap();
+            conn.respond(OK_HELLO).await;
+            let _ = seen.lock().unwrap().take().unwrap().send(request);
+        }
+    });
+    let attempt = attempt();
+    fetch(
+        &engine(),
+        post(&format!("http://{addr}/pay"), "amount=5"),
+        &attempt,
+    )
+    .await
+    .unwrap();
+    let request = received.await.unwrap();
+    assert!(request.ends_with(b"\r\n\r\namount=5"));
+    let head = String::from_utf8_lossy(&request).to_ascii_lowercase();
+    assert!(head.starts_with("post /pay http/1.1\r\n"));
+    assert!(
+        !head.contains("expect:"),
+        "curl must not ask for 100-continue"
+    );
+    let snapshot = attempt.progress().snapshot();
+    assert!(snapshot.head_written() && snapshot.body_written());
+}
+
+#[tokio::test]
+async fn a_refused_connection_fails_at_connect_and_proves_nothing_sent() {
+    let addr = refusing_addr().await;
+    let attempt = attempt();
+    let failure = engine()
+        .send(post(&format!("http://{addr}/"), "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::Connect);
+    assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
+}
+
+#[tokio::test]
+async fn a_close_after_a_bodyless_request_is_ambiguous_and_awaiting_the_head() {
+    let (listener, addr) = listen().await;
+    let ledger = Ledger::default();
+    let server = ledger.clone();
+    serve(listener, 1, move |_, mut conn| {
+        let server = server.clone();
+        async move {
+            conn.next_request().await.unwrap();
+            server.execute();
+        }
+    });
+    let attempt = attempt();
+    let failure = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+    assert_eq!(ledger.executions(), 1);
+}
+
+#[tokio::test]
+async fn a_reset_during_a_large_upload_fails_while_writing_the_body() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, conn| async move {
+        let mut tcp = conn.stream;
+        let mut buf = vec![0u8; 64 * 1024];
+        let _ = tokio::io::AsyncReadExt::read_exact(&mut tcp, &mut buf).await;
+        let _ = tcp.set_zero_linger();
+        drop(tcp);
+    });
+    let body = Bytes::from(vec![b'x'; 8 * 1024 * 1024]);
+    let request = http::Request::put(format!("http://{addr}/upload"))
+        .body(AttemptBody::Full(Some(body)))
+        .unwrap();
+    let attempt = attempt();
+    let failure = engine().send(request, &attempt).await.unwrap_err();
+    let snapshot = attempt.progress().snapshot();
+    assert!(snapshot.head_written());
+    assert!(!snapshot.body_written(), "curl never pulled the last byte");
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::WriteBody);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[tokio::test]
+async fn a_head_cut_short_is_a_closed_connection_never_a_success() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\nContent-Ty").await;
+    });
+    let attempt = attempt();
+    let failure = engine()
+        .send(post(&format!("http://{addr}/"), "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let source = std::error::Error::source(&failure).unwrap();
+    assert_eq!(
+        source.downcast_ref::<IncompleteHead>().unwrap().status(),
+        200
+    );
+    assert!(!attempt.progress().snapshot().head_received());
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[tokio::test]
+async fn a_head_cut_inside_its_content_length_line_is_refused() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 5").await;
+    });
+    let attempt = attempt();
+    let failure = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    assert!(!attempt.progress().snapshot().head_received());
+}
+
+#[tokio::test]
+async fn an_empty_answer_with_a_declared_zero_length_is_accepted() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\n\r\n")
+            .await;
+    });
+    let (status, body) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(status, 503);
+    assert!(body.is_empty());
+}
+
+#[tokio::test]
+async fn a_malformed_status_line_is_a_protocol_failure() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 abc nonsense\r\n\r\n").await;
+    });
+    let failure = engine()
+        .send(get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::Protocol);
+}
+
+#[tokio::test]
+async fn a_body_shorter_than_its_length_fails_after_the_response() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nhello")
+            .await;
+    });
+    let attempt = attempt();
+    let response = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap();
+    attempt.progress().head_received();
+    let failure = collect(response.into_body()).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::ReadBody);
+    assert_eq!(judged.evidence(), ExecutionEvidence::Responded);
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_times_out_as_possibly_sent() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        // Hold the connection open, answering nothing.
+        let _ = conn.next_request().await;
+    });
+    let attempt = attempt_within(Duration::from_millis(400));
+    let failure = engine()
+        .send(post(&format!("http://{addr}/"), "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+#[tokio::test]
+async fn a_timeout_ends_the_attempt_at_its_deadline_neither_before_nor_after() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        let _ = conn.next_request().await;
+    });
+    let within = Duration::from_millis(300);
+    let attempt = attempt_within(within);
+    let deadline = attempt.deadline().unwrap();
+    let _ = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap_err();
+    let ended = std::time::Instant::now();
+    // The server never answers: only the adapter's bound ends the attempt.
+    // The margin only absorbs a loaded machine's scheduling.
+    assert!(
+        ended <= deadline + Duration::from_millis(500),
+        "the transfer was bounded by the attempt deadline"
+    );
+    assert!(
+        ended + Duration::from_millis(5) >= deadline,
+        "curl's timer runs ahead of the deadline, the attempt does not"
+    );
+}
+
+#[tokio::test]
+async fn a_stalled_body_times_out_after_the_response() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\nhello")
+            .await;
+        let _ = conn.next_request().await;
+    });
+    let attempt = attempt_within(Duration::from_millis(400));
+    let response = engine()
+        .send(get(&format!("http://{addr}/")), &attempt)
+        .await
+        .unwrap();
+    attempt.progress().head_received();
+    let failure = collect(response.into_body()).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    assert_eq!(
+        judged(&failure, &attempt).evidence(),
+        ExecutionEvidence::Responded
+    );
+}
+
+#[tokio::test]
+async fn a_redirect_is_an_answer_not_a_second_request() {
+    let (listener, addr) = listen().await;
+    let ledger = Ledger::default();
+    let server = ledger.clone();
+    serve(listener, 2, move |_, mut conn| {
+        let server = server.clone();
+        async move {
+            while conn.next_request().await.is_some() {
+                server.execute();
+                conn.respond(
+                    b"HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\n\r\n",
+                )
+                .await;
+            }
+        }
+    });
+    let (status, _) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(status, 302);
+    assert_eq!(ledger.executions(), 1);
+}
+
+/// A named gap, pinned so that a change in curl shows up here: a head cut
+/// right after a complete `content-length: 0` line ends like a whole head
+/// whose empty body followed, and nothing isahc exposes tells them apart
+/// (curl reports the lines it got and a successful transfer). Closing it
+/// needs curl's header-size info (CURLINFO_HEADER_SIZE) or the header
+/// callback's end-of-head line, neither of which isahc 2.0.2 exposes.
+#[tokio::test]
+async fn known_gap_a_head_cut_after_a_zero_length_line_passes_for_a_whole_one() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_request().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n")
+            .await;
+    });
+    let (status, body) = fetch(&engine(), get(&format!("http://{addr}/")), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert!(body.is_empty());
+}
+
+/// A head curl refuses to build (larger than its 1 MiB request buffer,
+/// curl error 100) after connecting: the body was never pulled, so the
+/// head is not claimed written, and an idempotency key in it does not
+/// count as sent.
+#[tokio::test]
+async fn a_body_curl_never_pulled_leaves_the_head_unwritten() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, conn| async move {
+        // Hold the connection, reading nothing.
+        let _held = conn;
+        std::future::pending::<()>().await;
+    });
+    let request = http::Request::post(format!("http://{addr}/pay"))
+        .header("idempotency-key", "k-1")
+        .header("x-pad", "x".repeat(2 * 1024 * 1024))
+        .body(AttemptBody::Full(Some(Bytes::from_static(b"amount=5"))))
+        .unwrap();
+    let attempt = attempt_within(Duration::from_secs(2));
+    let failure = engine().send(request, &attempt).await.unwrap_err();
+    let snapshot = attempt.progress().snapshot();
+    assert!(!snapshot.head_written(), "the key never left whole");
+    assert!(!snapshot.proves_nothing_written());
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::WriteHead);
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}

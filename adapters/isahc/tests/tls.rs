@@ -1,0 +1,132 @@
+//! TLS through curl's rustls backend: the builder's roots, and how
+//! handshake failures map.
+
+mod support;
+
+use std::time::Duration;
+
+use evident_core::{AttemptStage, Engine, EngineSignal, ExecutionEvidence, HostOverrides};
+use evident_isahc::IsahcEngine;
+use support::*;
+use tokio::io::AsyncWriteExt;
+
+fn engine(overrides: HostOverrides) -> IsahcEngine {
+    IsahcEngine::builder()
+        .root_certificates(vec![Pki::get().trusted_ca_der.clone()])
+        .host_overrides(overrides)
+        .build()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_trusted_certificate_gets_an_answer() {
+    let (listener, addr) = listen().await;
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let tls = accept_tls(&listener, &acceptor).await;
+        let mut conn = RequestReader::new(tls);
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+        // Keep the connection until the client, which never reuses it,
+        // closes it.
+        assert!(conn.next_request().await.is_none());
+    });
+    let url = format!("https://localhost:{}/", addr.port());
+    let (status, body) = fetch(&engine(HostOverrides::new()), get(&url), &attempt())
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(&body[..], b"hello");
+}
+
+#[tokio::test]
+async fn an_untrusted_certificate_is_rejected_before_anything_is_sent() {
+    let (listener, addr) = listen().await;
+    let acceptor = Pki::get().acceptor(false, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let _ = acceptor.accept(tcp).await;
+    });
+    let attempt = attempt();
+    let url = format!("https://localhost:{}/", addr.port());
+    let failure = engine(HostOverrides::new())
+        .send(post(&url, "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.stage(), AttemptStage::Tls);
+    assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
+}
+
+#[tokio::test]
+async fn a_peer_closing_during_the_handshake_is_a_handshake_failure_not_sent() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, conn| async move {
+        let mut tcp = conn.stream;
+        let mut hello = [0u8; 16];
+        let _ = tokio::io::AsyncReadExt::read(&mut tcp, &mut hello).await;
+        let _ = tcp.shutdown().await;
+    });
+    let attempt = attempt();
+    let url = format!("https://localhost:{}/", addr.port());
+    let failure = engine(HostOverrides::new())
+        .send(post(&url, "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TlsHandshake);
+    assert_eq!(
+        judged(&failure, &attempt).evidence(),
+        ExecutionEvidence::NotSent
+    );
+}
+
+#[tokio::test]
+async fn a_handshake_that_never_completes_times_out_as_not_sent() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, conn| async move {
+        let mut tcp = conn.stream;
+        // Read the ClientHello and never answer it.
+        let mut sink = Vec::new();
+        let _ = tokio::io::AsyncReadExt::read_to_end(&mut tcp, &mut sink).await;
+    });
+    let attempt = attempt_within(Duration::from_millis(400));
+    let url = format!("https://localhost:{}/", addr.port());
+    let failure = engine(HostOverrides::new())
+        .send(post(&url, "x"), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TimedOut);
+    let judged = judged(&failure, &attempt);
+    assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
+    assert!(judged.stage() < AttemptStage::WriteHead);
+}
+
+#[tokio::test]
+async fn an_untrusted_first_address_is_not_hidden_by_a_refused_second() {
+    let (listener, addr) = listen().await;
+    let acceptor = Pki::get().acceptor(false, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let _ = acceptor.accept(tcp).await;
+    });
+    // 127.0.0.2 is loopback too, and nothing listens there on that port.
+    let overrides =
+        HostOverrides::new().map("svc.test", vec![addr.ip(), "127.0.0.2".parse().unwrap()]);
+    let attempt = attempt();
+    let url = format!("https://svc.test:{}/", addr.port());
+    let failure = engine(overrides)
+        .send(get(&url), &attempt)
+        .await
+        .unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
+}
+
+#[test]
+fn a_root_that_is_not_a_certificate_is_a_typed_error_with_its_index() {
+    let err = IsahcEngine::builder()
+        .root_certificates(vec![Pki::get().trusted_ca_der.clone(), b"junk".to_vec()])
+        .build()
+        .unwrap_err();
+    assert_eq!(err.field(), "root_certificates");
+}
