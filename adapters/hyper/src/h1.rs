@@ -66,6 +66,12 @@ impl H1Conn {
         self.sender.is_closed() || self.probe.peer_went_away()
     }
 
+    /// Whether hyper's dispatcher closed (no syscall: the socket is not
+    /// looked at).
+    pub(crate) fn dispatcher_closed(&self) -> bool {
+        self.sender.is_closed()
+    }
+
     /// Waits until hyper's dispatcher takes a new request: `Err` when the
     /// connection has closed. A live idle connection answers at once (its
     /// dispatcher already asked for the next request when the previous
@@ -206,9 +212,12 @@ impl Body for TrackedBody {
         let this = self.get_mut();
         this.tracker.head_encoded();
         if !this.head_gate_open {
-            // Hold the first frame back until the head alone was flushed, so
-            // the head/body boundary is exact (see `Tracker`).
-            if !this.tracker.wake_when_head_flushed(cx.waker()) {
+            // On a stream that does not write vectored, hold the first frame
+            // back until the head alone was flushed, so the head/body
+            // boundary is exact (see `Tracker`).
+            if !this.tracker.finds_head_boundary_in_writes()
+                && !this.tracker.wake_when_head_flushed(cx.waker())
+            {
                 return Poll::Pending;
             }
             this.head_gate_open = true;
@@ -220,6 +229,9 @@ impl Body for TrackedBody {
             }
             Some(Ok(frame)) => {
                 if let Some(data) = frame.data_ref() {
+                    if this.yielded == 0 && !data.is_empty() {
+                        this.tracker.body_starts_at(data.as_ptr());
+                    }
                     this.yielded += data.len() as u64;
                 }
                 if frame.is_trailers() || this.inner.is_end_stream() {

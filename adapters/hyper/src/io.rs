@@ -16,7 +16,7 @@
 
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
 
@@ -148,14 +148,25 @@ impl AsyncWrite for Transport {
 /// * body finished (the body said it ended, with the length hyper framed it
 ///   with) + a completed flush ⇒ the whole body was accepted.
 ///
-/// Both can only be reported late (at the next flush), never early. To make
-/// the head boundary exact rather than late, the body holds its first data
-/// frame back until the head alone was flushed ([`TrackedBody`] waits on
-/// [`Tracker::wake_when_head_flushed`]); hyper flushes its buffer whenever
-/// the body is not ready. This costs one extra write per request with a
-/// body, and buys an exact `head_written` (and so an exact "was the
+/// Both can only be reported late (at the next flush), never early. The
+/// head boundary is made exact rather than late (an exact "was the
 /// idempotency key sent", and the `write_body` stage for a failure while the
-/// body is on its way).
+/// body is on its way) in one of two ways:
+///
+/// * **Vectored transports** (TCP, and TLS over it): hyper then queues the
+///   body's frames as buffers of their own behind the encoded head and
+///   writes them with one `writev`, never copying them. The body tells the
+///   tracker where its first byte lives ([`Tracker::body_starts_at`]);
+///   [`CountingIo::poll_write_vectored`] finds that buffer among the ones
+///   it is given, and everything before it is the head (plus, for chunked
+///   framing, a chunk-size line, which only makes the claim later). A write
+///   that accepted at least that many bytes wrote the whole head. Head and
+///   body leave in one write, as with hyper alone.
+/// * **Other transports** (hyper copies everything into one buffer): the
+///   body holds its first data frame back until the head alone was flushed
+///   ([`TrackedBody`] waits on [`Tracker::wake_when_head_flushed`]); hyper
+///   flushes its buffer whenever the body is not ready. This costs one
+///   extra write per request with a body.
 #[derive(Debug)]
 pub(crate) struct Tracker {
     progress: Progress,
@@ -166,6 +177,12 @@ pub(crate) struct Tracker {
     body_flushed: AtomicBool,
     /// The request body waiting for the head to be flushed on its own.
     head_waiter: Mutex<Option<Waker>>,
+    /// Whether the connection's writes are vectored, so the head boundary
+    /// can be found in them (set by the [`Slot`] the tracker enters).
+    vectored: AtomicBool,
+    /// Address of the body's first byte, once the body yielded it (0: not
+    /// yet). Only compared with the addresses of the buffers hyper writes.
+    body_start: AtomicUsize,
 }
 
 impl Tracker {
@@ -178,6 +195,60 @@ impl Tracker {
             head_flushed: AtomicBool::new(false),
             body_flushed: AtomicBool::new(false),
             head_waiter: Mutex::new(None),
+            vectored: AtomicBool::new(false),
+            body_start: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether the head boundary is found in vectored writes, so the body
+    /// need not wait for the head to be flushed alone.
+    pub(crate) fn finds_head_boundary_in_writes(&self) -> bool {
+        self.vectored.load(Ordering::Acquire)
+    }
+
+    /// The body yielded its first data, starting at `first_byte`.
+    pub(crate) fn body_starts_at(&self, first_byte: *const u8) {
+        let _ = self.body_start.compare_exchange(
+            0,
+            first_byte as usize,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        );
+    }
+
+    /// How many bytes of `bufs` come before the body's first byte, when that
+    /// byte is in `bufs` and the head is not yet known written.
+    fn head_bytes_before_body(&self, bufs: &[io::IoSlice<'_>]) -> Option<usize> {
+        let start = self.body_start.load(Ordering::Acquire);
+        if start == 0 || self.head_flushed() {
+            return None;
+        }
+        let mut before = 0;
+        for buf in bufs {
+            if !buf.is_empty() && buf.as_ptr() as usize == start {
+                return Some(before);
+            }
+            before += buf.len();
+        }
+        None
+    }
+
+    /// The connection accepted the whole head.
+    fn head_accepted(&self) {
+        if !self.head_flushed.swap(true, Ordering::AcqRel) {
+            self.progress.head_written();
+            self.wake_head_waiter();
+        }
+    }
+
+    fn wake_head_waiter(&self) {
+        let waiter = self
+            .head_waiter
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        if let Some(waker) = waiter {
+            waker.wake();
         }
     }
 
@@ -242,17 +313,7 @@ impl Tracker {
         if !self.head_encoded.load(Ordering::Acquire) || self.written.load(Ordering::Acquire) == 0 {
             return;
         }
-        if !self.head_flushed.swap(true, Ordering::AcqRel) {
-            self.progress.head_written();
-            let waiter = self
-                .head_waiter
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some(waker) = waiter {
-                waker.wake();
-            }
-        }
+        self.head_accepted();
         if self.body_finished.load(Ordering::Acquire)
             && !self.body_flushed.swap(true, Ordering::AcqRel)
         {
@@ -266,11 +327,26 @@ impl Tracker {
 #[derive(Debug, Default)]
 pub(crate) struct Slot {
     current: Mutex<Option<Arc<Tracker>>>,
+    /// Whether the connection's stream writes vectored (set once by
+    /// [`CountingIo::new`]).
+    vectored: AtomicBool,
 }
 
 impl Slot {
     pub(crate) fn set(&self, tracker: Option<Arc<Tracker>>) {
+        if let Some(t) = &tracker {
+            t.vectored
+                .store(self.vectored.load(Ordering::Acquire), Ordering::Release);
+        }
         *self.current.lock().unwrap_or_else(PoisonError::into_inner) = tracker;
+    }
+
+    fn head_bytes_before_body(&self, bufs: &[io::IoSlice<'_>]) -> Option<usize> {
+        self.current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .and_then(|t| t.head_bytes_before_body(bufs))
     }
 
     fn with(&self, f: impl FnOnce(&Tracker)) {
@@ -304,8 +380,13 @@ pub(crate) struct CountingIo<T> {
     slot: Arc<Slot>,
 }
 
-impl<T> CountingIo<T> {
+impl<T: AsyncWrite> CountingIo<T> {
+    /// Counts for the request in `slot`. hyper queues body buffers apart
+    /// from the head exactly when the stream writes vectored, so that is
+    /// when the head boundary can be found in writes.
     pub(crate) fn new(inner: T, slot: Arc<Slot>) -> Self {
+        slot.vectored
+            .store(inner.is_write_vectored(), Ordering::Release);
         CountingIo { inner, slot }
     }
 }
@@ -346,9 +427,15 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
         if let Err(e) = this.slot.start_write() {
             return Poll::Ready(Err(e));
         }
+        let head_end = this.slot.head_bytes_before_body(bufs);
         let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
         if let Poll::Ready(Ok(n)) = polled {
-            this.slot.with(|t| t.wrote(n));
+            this.slot.with(|t| {
+                t.wrote(n);
+                if head_end.is_some_and(|head_end| n >= head_end) {
+                    t.head_accepted();
+                }
+            });
         }
         polled
     }
@@ -426,5 +513,132 @@ mod tests {
         io.flush().await.unwrap();
         assert!(progress.snapshot().body_written());
         assert!(tracker.fully_written());
+    }
+
+    /// A stream that accepts at most `budget` bytes per write, as a socket
+    /// with little room in its send buffer does.
+    struct Trickle {
+        budget: usize,
+        accepted: Vec<u8>,
+    }
+
+    impl AsyncWrite for Trickle {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            let n = buf.len().min(this.budget);
+            this.accepted.extend_from_slice(&buf[..n]);
+            Poll::Ready(Ok(n))
+        }
+
+        fn poll_write_vectored(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            bufs: &[io::IoSlice<'_>],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            let mut n = 0;
+            for buf in bufs {
+                let take = buf.len().min(this.budget - n);
+                this.accepted.extend_from_slice(&buf[..take]);
+                n += take;
+            }
+            Poll::Ready(Ok(n))
+        }
+
+        fn is_write_vectored(&self) -> bool {
+            true
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    /// The tracker of a request on a vectored `Trickle`, with its body's
+    /// first byte known.
+    fn on_trickle(budget: usize, body: &[u8]) -> (CountingIo<Trickle>, Arc<Tracker>, Progress) {
+        let progress = Progress::new();
+        let tracker = Arc::new(Tracker::new(progress.clone()));
+        let slot = Arc::new(Slot::default());
+        let io = CountingIo::new(
+            Trickle {
+                budget,
+                accepted: Vec::new(),
+            },
+            slot.clone(),
+        );
+        slot.set(Some(tracker.clone()));
+        assert!(tracker.finds_head_boundary_in_writes());
+        tracker.head_encoded();
+        tracker.body_starts_at(body.as_ptr());
+        (io, tracker, progress)
+    }
+
+    #[tokio::test]
+    async fn a_vectored_write_reaching_the_body_proves_the_head_written_without_a_flush() {
+        let head = b"POST / HTTP/1.1\r\ncontent-length: 4\r\n\r\n".to_vec();
+        let body = b"ping".to_vec();
+        let (mut io, _tracker, progress) = on_trickle(usize::MAX, &body);
+        let n = io
+            .write_vectored(&[io::IoSlice::new(&head), io::IoSlice::new(&body)])
+            .await
+            .unwrap();
+        assert_eq!(n, head.len() + body.len());
+        let seen = progress.snapshot();
+        assert!(seen.head_written(), "the head left with the body");
+        assert!(
+            !seen.body_written(),
+            "the body is not claimed before a flush"
+        );
+        assert_eq!(seen.stage(), Some(AttemptStage::WriteBody));
+    }
+
+    #[tokio::test]
+    async fn a_write_that_stops_inside_the_head_does_not_claim_it() {
+        let head = b"POST / HTTP/1.1\r\ncontent-length: 4\r\n\r\n".to_vec();
+        let body = b"ping".to_vec();
+        let (mut io, _tracker, progress) = on_trickle(head.len() - 1, &body);
+        let n = io
+            .write_vectored(&[io::IoSlice::new(&head), io::IoSlice::new(&body)])
+            .await
+            .unwrap();
+        assert_eq!(n, head.len() - 1);
+        assert!(
+            !progress.snapshot().head_written(),
+            "one head byte is missing"
+        );
+        // The rest of the head, then the body: the next write reaches it.
+        io.inner.budget = 2;
+        let m = io
+            .write_vectored(&[io::IoSlice::new(&head[n..]), io::IoSlice::new(&body)])
+            .await
+            .unwrap();
+        assert_eq!(m, 2, "the last head byte and the first body byte");
+        let seen = progress.snapshot();
+        assert!(seen.head_written());
+        assert_eq!(seen.bytes_written(), head.len() as u64 + 1);
+    }
+
+    #[tokio::test]
+    async fn buffers_that_do_not_hold_the_body_prove_nothing_about_the_head() {
+        let head = b"POST / HTTP/1.1\r\ncontent-length: 4\r\n\r\n".to_vec();
+        let body = b"ping".to_vec();
+        // A copy of the body at another address is not the body hyper holds.
+        let copy = body.clone();
+        let (mut io, _tracker, progress) = on_trickle(usize::MAX, &body);
+        let n = io
+            .write_vectored(&[io::IoSlice::new(&head), io::IoSlice::new(&copy)])
+            .await
+            .unwrap();
+        assert_eq!(n, head.len() + copy.len());
+        assert!(!progress.snapshot().head_written());
     }
 }

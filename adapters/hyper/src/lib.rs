@@ -51,7 +51,12 @@
 //!   with) and a flush completed ⇒ the whole body was accepted.
 //!
 //! Both facts are reported at the next completed flush: possibly late,
-//! never early.
+//! never early. On a vectored stream (TCP, TLS) the head is proven sooner
+//! and exactly: hyper then hands the body's buffers to the stream as they
+//! are, behind the encoded head, so a write that accepted every byte in
+//! front of the body's first byte wrote the whole head — and head and body
+//! leave in one write, as with hyper alone. Otherwise the body holds its
+//! first frame back until the head alone was flushed.
 //!
 //! **Nothing written.** A pooled HTTP/1.1 connection that turns out closed
 //! either fails its checkout (and a new connection is opened, nothing of

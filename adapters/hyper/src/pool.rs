@@ -90,8 +90,14 @@ impl Pool {
     }
 
     /// Keeps an HTTP/1.1 connection whose exchange is complete.
+    ///
+    /// Only hyper's own view is consulted here, not the socket: a peer that
+    /// closes the connection later (or just now) is caught by the socket
+    /// check at checkout, which is the one that protects the next request.
+    /// Looking at the socket at check-in too cost a syscall per request
+    /// and proved nothing the checkout does not prove again.
     pub(crate) fn put_h1(&self, origin: Origin, conn: H1Conn) {
-        if conn.is_closed() || self.max_idle_per_origin == 0 {
+        if conn.dispatcher_closed() || self.max_idle_per_origin == 0 {
             return;
         }
         let mut origins = self.lock();

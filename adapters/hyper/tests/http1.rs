@@ -292,6 +292,52 @@ async fn an_idle_connection_the_server_closed_is_never_used_even_before_hyper_no
     server.join().unwrap();
 }
 
+/// The head/body boundary is exact even when head and body leave in the
+/// same write: a server that reads only the head and then resets fails the
+/// attempt at `write_body`, with the head (and any idempotency key in it)
+/// written and the body not.
+#[tokio::test]
+async fn a_reset_while_the_body_is_on_its_way_fails_at_write_body_with_the_head_written() {
+    // Far more than loopback socket buffers hold, so the body is still on
+    // its way when the reset arrives.
+    const BODY: usize = 32 * 1024 * 1024;
+    let (listener, addr) = listen().await;
+    let server = tokio::spawn(async move {
+        let (mut tcp, _) = listener.accept().await.unwrap();
+        let mut seen = Vec::new();
+        let mut chunk = [0u8; 4096];
+        while !seen.windows(4).any(|w| w == b"\r\n\r\n") {
+            let n = tokio::io::AsyncReadExt::read(&mut tcp, &mut chunk)
+                .await
+                .unwrap();
+            assert!(n > 0, "the head arrives before any close");
+            seen.extend_from_slice(&chunk[..n]);
+        }
+        // Linger zero: closing resets the connection.
+        socket2::SockRef::from(&tcp)
+            .set_linger(Some(std::time::Duration::ZERO))
+            .unwrap();
+    });
+    let engine = HyperEngine::builder().build().unwrap();
+    let attempt = attempt();
+    let request = http::Request::post(format!("http://{addr}/upload"))
+        .header("idempotency-key", "k-1")
+        .body(AttemptBody::Full(Some(bytes::Bytes::from(vec![
+            b'x';
+            BODY
+        ]))))
+        .unwrap();
+    let failure = engine.send(request, &attempt).await.unwrap_err();
+    server.await.unwrap();
+    let seen = attempt.progress().snapshot();
+    assert!(seen.head_written(), "{failure}");
+    assert!(!seen.body_written() && !seen.head_received());
+    assert!(seen.bytes_written() < BODY as u64);
+    let verdict = classify(failure.signal(), &seen);
+    assert_eq!(verdict.stage(), AttemptStage::WriteBody);
+    assert_eq!(verdict.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
 /// Issue 9 item 8: RFC 9110 §15.5.20 lets a 421 be retried only on another
 /// connection. The retry asks for a fresh one, and the connection that
 /// answered 421 is never reused.

@@ -6,7 +6,7 @@ use std::io::{self, Read};
 use std::sync::Arc;
 use std::time::Instant;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use evident_core::{
     AttemptContext, AttemptStage, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
     EngineFailure, EngineSignal, Progress,
@@ -139,9 +139,21 @@ impl BlockingEngine for UreqEngine {
             Ok(response) => {
                 progress.head_received();
                 let (parts, body) = response.into_parts();
+                // A small announced body gets a small buffer; an unknown or
+                // large one reads in chunks. At least one byte, so that a
+                // read of 0 always means the end.
+                let buf_len = parts
+                    .headers
+                    .get(http::header::CONTENT_LENGTH)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                    .unwrap_or(RESPONSE_CHUNK_SIZE)
+                    .clamp(1, RESPONSE_CHUNK_SIZE);
                 let body: Box<dyn BlockingResponseBody> = Box::new(ResponseBody {
                     reader: body.into_reader(),
                     progress: progress.clone(),
+                    buf: Vec::new(),
+                    buf_len,
                 });
                 Ok(http::Response::from_parts(parts, body))
             }
@@ -172,18 +184,23 @@ impl Read for MarkErrors {
 struct ResponseBody {
     reader: ureq::BodyReader<'static>,
     progress: Progress,
+    /// Read buffer, zeroed once per body and reused for every chunk.
+    buf: Vec<u8>,
+    /// Its size: the announced length when smaller than a chunk.
+    buf_len: usize,
 }
 
 impl BlockingResponseBody for ResponseBody {
     fn next_chunk(&mut self) -> Result<Option<Bytes>, EngineFailure> {
-        let mut chunk = BytesMut::zeroed(RESPONSE_CHUNK_SIZE);
+        if self.buf.is_empty() {
+            self.buf = vec![0; self.buf_len];
+        }
         loop {
-            match self.reader.read(&mut chunk) {
+            match self.reader.read(&mut self.buf) {
                 Ok(0) => return Ok(None),
                 Ok(n) => {
                     self.progress.read(n);
-                    chunk.truncate(n);
-                    return Ok(Some(chunk.freeze()));
+                    return Ok(Some(Bytes::copy_from_slice(&self.buf[..n])));
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {

@@ -48,6 +48,15 @@ use crate::classify::PeerReset;
 /// error, and a budget this small is as good as spent.
 const MIN_SOCKET_TIMEOUT: Duration = Duration::from_millis(1);
 
+/// How long a socket timeout set ahead of need may be, as a divisor of the
+/// budget it is set for: half the budget. Later calls of the same attempt
+/// (whose budgets shrink) and calls of later attempts on the same
+/// connection then find it still within their budget and set nothing, so a
+/// healthy exchange makes no `setsockopt` at all. A call it cuts short
+/// while budget remains is resumed with the exact remainder, so timeouts
+/// still fire exactly at the budget.
+const AHEAD_DIVISOR: u32 = 2;
+
 /// The end of an HTTP/1.1 head.
 const HEAD_END: &[u8; 4] = b"\r\n\r\n";
 
@@ -218,6 +227,11 @@ pub(crate) struct CountingTransport {
     /// Requests this connection carried (or started to).
     requests: u64,
     binding: Option<Binding>,
+    /// The socket's read timeout as this transport last set it (`None`:
+    /// never set).
+    read_timeout: Option<Option<Duration>>,
+    /// The socket's write timeout, likewise.
+    write_timeout: Option<Option<Duration>>,
 }
 
 impl CountingTransport {
@@ -227,6 +241,8 @@ impl CountingTransport {
             buffers,
             requests: 0,
             binding: None,
+            read_timeout: None,
+            write_timeout: None,
         }
     }
 
@@ -261,10 +277,19 @@ impl CountingTransport {
                 .map_err(|sealed| ureq::Error::from(sealed.into_io_error()))?;
         }
         let output = &self.buffers.output()[..amount];
+        let armed = &mut self.write_timeout;
         match &mut self.stream {
-            Stream::Tcp(tcp) => write_plain(tcp, output, &mut self.binding, budget),
+            Stream::Tcp(tcp) => {
+                let tcp: &TcpStream = tcp;
+                let rearm = |t| set_timeout(armed, t, |t| tcp.set_write_timeout(t));
+                write_plain(&mut &*tcp, output, &mut self.binding, budget, rearm)
+            }
             #[cfg(test)]
-            Stream::Gated(gated) => write_plain(gated, output, &mut self.binding, budget),
+            Stream::Gated(gated) => {
+                let handle = gated.tcp.try_clone()?;
+                let rearm = |t| set_timeout(armed, t, |t| handle.set_write_timeout(t));
+                write_plain(gated, output, &mut self.binding, budget, rearm)
+            }
             Stream::Tls(tls) => {
                 let before = tls.sock.written;
                 let result = tls.write_all(output).and_then(|()| tls.flush());
@@ -291,11 +316,15 @@ impl CountingTransport {
 }
 
 /// Writes `output` whole to a plain stream, counting every accepted byte.
+/// A write cut short by a socket timeout set ahead (see [`AHEAD_DIVISOR`])
+/// resumes with the budget's exact remainder (`rearm` sets it): a timeout
+/// that returned an error accepted nothing, so nothing is written twice.
 fn write_plain(
     stream: &mut impl Write,
     output: &[u8],
     binding: &mut Option<Binding>,
-    budget: Budget,
+    mut budget: Budget,
+    mut rearm: impl FnMut(Option<Duration>) -> io::Result<()>,
 ) -> Result<(), ureq::Error> {
     let mut offset = 0;
     while offset < output.len() {
@@ -308,10 +337,71 @@ fn write_plain(
                 offset += n;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if is_timeout(&e) => match budget.left() {
+                Some(left) => {
+                    budget = left;
+                    rearm(budget.socket_timeout())?;
+                }
+                None => return Err(budget.io_error(e)),
+            },
             Err(e) => return Err(budget.io_error(e)),
         }
     }
     Ok(())
+}
+
+/// Whether `e` is a socket timeout.
+fn is_timeout(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
+}
+
+/// Sets a socket timeout to `value` through `set`, remembering it in `armed`.
+fn set_timeout(
+    armed: &mut Option<Option<Duration>>,
+    value: Option<Duration>,
+    set: impl FnOnce(Option<Duration>) -> io::Result<()>,
+) -> io::Result<()> {
+    set(value)?;
+    *armed = Some(value);
+    Ok(())
+}
+
+/// Makes sure a socket timeout (as last set: `armed`) fits `budget`, setting
+/// one through `set` only when it does not. `ahead`: a new timeout may be
+/// shorter than the budget (see [`AHEAD_DIVISOR`]), because the caller
+/// resumes a call cut short; otherwise it is exactly the budget.
+fn fit_timeout(
+    armed: &mut Option<Option<Duration>>,
+    budget: Budget,
+    ahead: bool,
+    set: impl FnOnce(Option<Duration>) -> io::Result<()>,
+) -> io::Result<()> {
+    let wanted = budget.socket_timeout();
+    let fits = match (*armed, wanted) {
+        (Some(None), None) => true,
+        (Some(Some(current)), Some(wanted)) => {
+            if ahead {
+                current <= wanted
+            } else {
+                current == wanted
+            }
+        }
+        _ => false,
+    };
+    if fits {
+        return Ok(());
+    }
+    let value = wanted.map(|w| {
+        if ahead {
+            (w / AHEAD_DIVISOR).clamp(MIN_SOCKET_TIMEOUT, w)
+        } else {
+            w
+        }
+    });
+    set_timeout(armed, value, set)
 }
 
 /// How long one blocking call may take, and what to call it when it ran out.
@@ -320,22 +410,27 @@ struct Budget {
     /// `None`: no limit.
     limit: Option<Duration>,
     reason: Timeout,
+    /// When the limit started to run.
+    since: Instant,
 }
 
 impl Budget {
     /// ureq's next timeout, capped by the attempt deadline. Fails with a
     /// timeout when nothing is left.
     fn new(next: NextTimeout, deadline: Option<Instant>) -> Result<Self, ureq::Error> {
+        let since = Instant::now();
         let mut budget = Budget {
             limit: (!next.after.is_not_happening()).then(|| *next.after),
             reason: next.reason,
+            since,
         };
         if let Some(deadline) = deadline {
-            let left = deadline.saturating_duration_since(Instant::now());
+            let left = deadline.saturating_duration_since(since);
             if budget.limit.is_none_or(|limit| left < limit) {
                 budget = Budget {
                     limit: Some(left),
                     reason: Timeout::Global,
+                    since,
                 };
             }
         }
@@ -347,6 +442,21 @@ impl Budget {
 
     fn socket_timeout(self) -> Option<Duration> {
         self.limit.map(|l| l.max(MIN_SOCKET_TIMEOUT))
+    }
+
+    /// What is left of the budget now, if anything (an unlimited budget
+    /// never runs out).
+    fn left(self) -> Option<Budget> {
+        let Some(limit) = self.limit else {
+            return Some(self);
+        };
+        let now = Instant::now();
+        let left = limit.checked_sub(now.saturating_duration_since(self.since))?;
+        (!left.is_zero()).then_some(Budget {
+            limit: Some(left),
+            reason: self.reason,
+            since: now,
+        })
     }
 
     /// An I/O error of a call bounded by this budget: a socket timeout
@@ -376,9 +486,13 @@ impl Transport for CountingTransport {
             return Err(AttemptSealed.into_io_error().into());
         }
         let budget = Budget::new(timeout.for_write(), self.deadline())?;
-        self.stream
-            .tcp()
-            .set_write_timeout(budget.socket_timeout())?;
+        // A TLS write is not resumed after a timeout (rustls may hold part
+        // of it), so its timeout is the exact budget.
+        let ahead = !matches!(self.stream, Stream::Tls(_));
+        let tcp = self.stream.tcp();
+        fit_timeout(&mut self.write_timeout, budget, ahead, |t| {
+            tcp.set_write_timeout(t)
+        })?;
         self.write_out(amount, budget)
     }
 
@@ -386,10 +500,11 @@ impl Transport for CountingTransport {
         if let Some(b) = &mut self.binding {
             b.reading();
         }
-        let budget = Budget::new(timeout.for_read(), self.deadline())?;
-        self.stream
-            .tcp()
-            .set_read_timeout(budget.socket_timeout())?;
+        let mut budget = Budget::new(timeout.for_read(), self.deadline())?;
+        let tcp = self.stream.tcp();
+        fit_timeout(&mut self.read_timeout, budget, true, |t| {
+            tcp.set_read_timeout(t)
+        })?;
         let input = self.buffers.input_append_buf();
         let amount = loop {
             let result = match &mut self.stream {
@@ -405,6 +520,18 @@ impl Transport for CountingTransport {
                 // end, which silently truncates a close-delimited body.
                 // Hidden from ureq's check, it stays an error.
                 Err(e) if is_reset(&e) => return Err(PeerReset::wrap(e).into()),
+                // A timeout set ahead cut the read short: resume it with
+                // the exact remainder (a read that timed out read nothing).
+                Err(e) if is_timeout(&e) => match budget.left() {
+                    Some(left) => {
+                        budget = left;
+                        let tcp = self.stream.tcp();
+                        set_timeout(&mut self.read_timeout, budget.socket_timeout(), |t| {
+                            tcp.set_read_timeout(t)
+                        })?;
+                    }
+                    None => return Err(budget.io_error(e)),
+                },
                 Err(e) => return Err(budget.io_error(e)),
             }
         };
@@ -602,7 +729,11 @@ pub(crate) mod tests {
         )));
         let failed = send_head(&mut transport).unwrap_err();
         assert!(matches!(failed, ureq::Error::Timeout(_)), "{failed:?}");
-        assert_eq!(writes_tried.load(std::sync::atomic::Ordering::SeqCst), 1);
+        // The socket timeout is set ahead at half the budget; the write it
+        // cut short was resumed, and the timeout came at the deadline.
+        assert!(Instant::now() >= deadline, "the write timed out early");
+        let tried = writes_tried.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(tried, 2, "the first try, and its resumption");
 
         let sealed = progress.seal();
         assert_eq!(sealed.bytes_written(), 0);
@@ -619,7 +750,11 @@ pub(crate) mod tests {
             matches!(&refused, ureq::Error::Io(e) if e.kind() == io::ErrorKind::BrokenPipe),
             "{refused:?}"
         );
-        assert_eq!(writes_tried.load(std::sync::atomic::Ordering::SeqCst), 1);
+        assert_eq!(
+            writes_tried.load(std::sync::atomic::Ordering::SeqCst),
+            tried,
+            "no write is tried after the seal"
+        );
         assert_eq!(progress.snapshot().bytes_written(), 0);
         // And the connection is never pooled.
         assert!(!transport.is_open());
@@ -732,5 +867,58 @@ pub(crate) mod tests {
                 .limit
                 .is_none()
         );
+    }
+
+    fn budget(limit: Option<Duration>, started_ago: Duration) -> Budget {
+        Budget {
+            limit,
+            reason: Timeout::Global,
+            since: Instant::now() - started_ago,
+        }
+    }
+
+    #[test]
+    fn a_socket_timeout_set_ahead_is_kept_while_it_fits_and_never_exceeds_the_budget() {
+        let secs = Duration::from_secs;
+        let mut armed = None;
+        let mut sets = Vec::new();
+        let mut fit = |armed: &mut _, limit, ahead| {
+            fit_timeout(armed, budget(limit, Duration::ZERO), ahead, |t| {
+                sets.push(t);
+                Ok(())
+            })
+            .unwrap();
+        };
+        // Half the budget, then kept by every budget it still fits in.
+        fit(&mut armed, Some(secs(10)), true);
+        fit(&mut armed, Some(secs(9)), true);
+        fit(&mut armed, Some(secs(5)), true);
+        // A tighter budget shortens it; no budget lifts it.
+        fit(&mut armed, Some(secs(4)), true);
+        fit(&mut armed, None, true);
+        fit(&mut armed, None, true);
+        // Not ahead (a TLS write): exactly the budget, every time it changes.
+        fit(&mut armed, Some(secs(3)), false);
+        fit(&mut armed, Some(secs(3)), false);
+        fit(&mut armed, Some(secs(2)), false);
+        assert_eq!(
+            sets,
+            [
+                Some(secs(5)),
+                Some(secs(2)),
+                None,
+                Some(secs(3)),
+                Some(secs(2))
+            ]
+        );
+    }
+
+    #[test]
+    fn what_is_left_of_a_budget_shrinks_with_time_and_ends() {
+        let ms = Duration::from_millis;
+        let left = budget(Some(ms(100)), ms(40)).left().unwrap();
+        assert!(left.limit.unwrap() <= ms(60));
+        assert!(budget(Some(ms(100)), ms(150)).left().is_none());
+        assert!(budget(None, ms(150)).left().unwrap().limit.is_none());
     }
 }

@@ -457,3 +457,46 @@ fn a_large_body_is_counted_exactly_across_many_writes() {
     assert!(seen.head_written() && seen.body_written());
     assert_eq!(seen.bytes_read(), SIZE as u64);
 }
+
+/// The engine reads a response body through one buffer sized by the
+/// announced length (at most a chunk): bodies longer than a chunk, shorter
+/// than one, and without a length must all arrive whole and counted.
+#[test]
+fn response_bodies_arrive_whole_whatever_their_length_and_framing() {
+    let big: Vec<u8> = (0..40_000u32).map(|i| (i % 251) as u8).collect();
+    let mut with_length =
+        format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\n\r\n", big.len()).into_bytes();
+    with_length.extend_from_slice(&big);
+    let mut chunked = b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n".to_vec();
+    for part in big.chunks(7_000) {
+        chunked.extend_from_slice(format!("{:x}\r\n", part.len()).as_bytes());
+        chunked.extend_from_slice(part);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let short = b"HTTP/1.1 200 OK\r\ncontent-length: 3\r\n\r\nabc".to_vec();
+    let empty = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n".to_vec();
+    let replies = [with_length, chunked, short, empty];
+    let (listener, addr) = listen();
+    let served = replies.clone();
+    let _requests = serve(listener, 1, None, move |conn, seen| {
+        for reply in &served {
+            conn.next_reported(seen);
+            conn.reply(reply);
+        }
+    });
+    let engine = engine();
+    let expected: [&[u8]; 4] = [&big, &big, b"abc", b""];
+    for want in expected {
+        let attempt = attempt();
+        let (status, body) =
+            fetch(&engine, get(&format!("http://{addr}/")), &attempt).expect("a 200");
+        assert_eq!(status, 200);
+        assert_eq!(body.len(), want.len());
+        assert!(body[..] == *want, "the body arrives unchanged");
+        assert_eq!(
+            attempt.progress().snapshot().bytes_read(),
+            want.len() as u64
+        );
+    }
+}

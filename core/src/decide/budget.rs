@@ -14,13 +14,51 @@
 //!
 //! The decision consults the budget **last**, and withdraws only when the
 //! answer is "retry": a stopped decision never spends budget.
+//!
+//! # No lock on the hot path
+//!
+//! Every call deposits and every retry withdraws, from every task of a
+//! client at once, so the budget is lock-free:
+//!
+//! * The window is a ring of [`SLOTS`] slots, each slot one tenth of the
+//!   window. A slot is one `AtomicU64` packing *which period* it counts
+//!   (periods are slot lengths since the first `now` seen) with its count.
+//!   A slot holding an older period is simply out of the window: nothing
+//!   needs clearing, and a deposit into a reused slot swaps the period and
+//!   restarts the count in one compare-and-swap.
+//! * Withdrawals must not overshoot what the window allows when many tasks
+//!   retry at once, so the newest period's withdrawals live in **one** word
+//!   (`head`): every withdrawal is a compare-and-swap on it, made after
+//!   checking the window against the value it swaps from. Two concurrent
+//!   withdrawals cannot both pass on the same room. When the head moves to
+//!   a newer period, its count is first archived in the withdrawal ring, so
+//!   a reader that sees the new head also sees the archived count.
+//! * As with the mutex this replaces, a `now` older than the newest period
+//!   seen counts in the newest period: the window never moves back.
+//!
+//! Counts saturate at [`COUNT_MAX`] per slot. A saturated deposit count
+//! undercounts requests, which only lowers the allowance; a saturated
+//! withdrawal count refuses the retry. Either way the budget errs towards
+//! fewer retries.
 
-use std::sync::Mutex;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Number of slots the window is split into. Ten gives the window a
 /// resolution of a tenth of its length, as tower's budget does.
 const SLOTS: usize = 10;
+
+/// Bits of a packed slot word that hold the count; the rest hold the
+/// period. 24 bits count up to 16.7 million requests per slot (per second
+/// with the default window), far above what one client sends; 40 bits of
+/// period last 34 years at the shortest slot length (1 ms).
+const COUNT_BITS: u32 = 24;
+/// The largest count a slot holds; see the module docs for why saturating
+/// there is safe.
+const COUNT_MAX: u64 = (1 << COUNT_BITS) - 1;
+/// The largest period a slot word can name.
+const PERIOD_MAX: u64 = u64::MAX >> COUNT_BITS;
 
 /// Default share of recent requests that retries may add: 20 %, Finagle's
 /// and tower's default.
@@ -31,19 +69,35 @@ pub const DEFAULT_BUDGET_MIN_PER_SEC: u32 = 10;
 /// Default window over which deposits count: 10 s, Finagle's default TTL.
 pub const DEFAULT_BUDGET_TTL: Duration = Duration::from_secs(10);
 
-#[derive(Debug, Clone, Copy, Default)]
-struct Slot {
-    deposits: u64,
-    withdrawals: u64,
+/// A period and its count, packed in one word. Period 0 means "never used"
+/// (real periods start at 1), so a zeroed slot counts nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Packed {
+    period: u64,
+    count: u64,
 }
 
-#[derive(Debug)]
-struct Window {
-    /// Start of slot 0's current period.
-    epoch: Option<Instant>,
-    /// Index (in slot lengths since `epoch`) of the newest slot in use.
-    head: u64,
-    slots: [Slot; SLOTS],
+impl Packed {
+    fn load(word: &AtomicU64) -> (u64, Packed) {
+        let raw = word.load(Ordering::Acquire);
+        (raw, Packed::from_raw(raw))
+    }
+
+    fn from_raw(raw: u64) -> Packed {
+        Packed {
+            period: raw >> COUNT_BITS,
+            count: raw & COUNT_MAX,
+        }
+    }
+
+    fn raw(self) -> u64 {
+        (self.period << COUNT_BITS) | self.count
+    }
+
+    /// Whether this slot's period lies in the window that ends at `head`.
+    fn in_window(self, head: u64) -> bool {
+        self.period != 0 && self.period <= head && head - self.period < SLOTS as u64
+    }
 }
 
 /// A retry budget. Share one per client (or per fleet-wide policy).
@@ -53,7 +107,17 @@ pub struct RetryBudget {
     min_per_sec: u32,
     ttl: Duration,
     slot_len: Duration,
-    window: Mutex<Window>,
+    /// The instant period 1 starts: the first `now` the budget saw.
+    epoch: OnceLock<Instant>,
+    /// The newest period seen by any operation; the window ends there.
+    newest: AtomicU64,
+    /// Deposits per slot, packed with the period they count.
+    deposits: [AtomicU64; SLOTS],
+    /// Withdrawals of periods older than `head`'s, packed likewise.
+    archived: [AtomicU64; SLOTS],
+    /// Withdrawals of the newest period that withdrew: the one word every
+    /// withdrawal swaps, so that concurrent ones cannot overshoot.
+    head: AtomicU64,
 }
 
 impl RetryBudget {
@@ -67,71 +131,145 @@ impl RetryBudget {
             min_per_sec,
             ttl,
             slot_len: ttl / SLOTS as u32,
-            window: Mutex::new(Window {
-                epoch: None,
-                head: 0,
-                slots: [Slot::default(); SLOTS],
-            }),
+            epoch: OnceLock::new(),
+            newest: AtomicU64::new(0),
+            deposits: std::array::from_fn(|_| AtomicU64::new(0)),
+            archived: std::array::from_fn(|_| AtomicU64::new(0)),
+            head: AtomicU64::new(0),
         }
     }
 
     /// Records one logical request (call this once per call, not per attempt).
     pub fn deposit(&self, now: Instant) {
-        let mut w = self.lock();
-        let slot = self.rotate(&mut w, now);
-        w.slots[slot].deposits += 1;
+        let period = self.period(now);
+        let slot = &self.deposits[slot_of(period)];
+        let mut raw = slot.load(Ordering::Acquire);
+        loop {
+            let seen = Packed::from_raw(raw);
+            let next = match seen.period.cmp(&period) {
+                std::cmp::Ordering::Equal => Packed {
+                    period,
+                    count: (seen.count + 1).min(COUNT_MAX),
+                },
+                std::cmp::Ordering::Less => Packed { period, count: 1 },
+                // The slot already counts a period a whole window newer: a
+                // deposit this old is outside every window from now on.
+                std::cmp::Ordering::Greater => return,
+            };
+            match slot.compare_exchange_weak(raw, next.raw(), Ordering::AcqRel, Ordering::Acquire) {
+                Ok(_) => return,
+                Err(actual) => raw = actual,
+            }
+        }
     }
 
     /// Spends one retry if the budget allows it; `false` otherwise (nothing is
     /// spent then).
     pub fn try_withdraw(&self, now: Instant) -> bool {
-        let mut w = self.lock();
-        let slot = self.rotate(&mut w, now);
-        let (deposits, withdrawals) = w.slots.iter().fold((0u64, 0u64), |(d, r), s| {
-            (d + s.deposits, r + s.withdrawals)
-        });
-        let floor = f64::from(self.min_per_sec) * self.ttl.as_secs_f64();
-        let allowed = floor + self.ratio * deposits as f64;
-        if (withdrawals as f64) + 1.0 <= allowed {
-            w.slots[slot].withdrawals += 1;
-            true
-        } else {
-            false
+        let period = self.period(now);
+        loop {
+            // The head first: an archive made before the head moved is then
+            // visible to the sums below.
+            let (raw, head) = Packed::load(&self.head);
+            let window_end = period.max(head.period);
+            let spent = self.withdrawn(window_end, head);
+            if spent + 1.0 > self.allowed(window_end) {
+                return false;
+            }
+            let next = if head.period == window_end {
+                if head.count == COUNT_MAX {
+                    return false;
+                }
+                Packed {
+                    period: window_end,
+                    count: head.count + 1,
+                }
+            } else {
+                // The head moves to a newer period: archive its count first.
+                // `fetch_max` keeps the largest count of a period (and a
+                // newer period over an older one) whatever the order in
+                // which racing archivers land.
+                if head.period != 0 {
+                    self.archived[slot_of(head.period)].fetch_max(raw, Ordering::AcqRel);
+                }
+                Packed {
+                    period: window_end,
+                    count: 1,
+                }
+            };
+            if self
+                .head
+                .compare_exchange(raw, next.raw(), Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+            {
+                return true;
+            }
         }
     }
 
     /// Retries still available now (for observation and tests).
     pub fn remaining(&self, now: Instant) -> u64 {
-        let mut w = self.lock();
-        self.rotate(&mut w, now);
-        let (deposits, withdrawals) = w.slots.iter().fold((0u64, 0u64), |(d, r), s| {
-            (d + s.deposits, r + s.withdrawals)
-        });
+        let period = self.period(now);
+        let (_, head) = Packed::load(&self.head);
+        let window_end = period.max(head.period);
+        let allowed = self.allowed(window_end).floor();
+        (allowed - self.withdrawn(window_end, head)).max(0.0) as u64
+    }
+
+    /// Retries the window ending at `window_end` allows in total.
+    fn allowed(&self, window_end: u64) -> f64 {
+        let deposits: u64 = self
+            .deposits
+            .iter()
+            .map(|slot| Packed::load(slot).1)
+            .filter(|p| p.in_window(window_end))
+            .map(|p| p.count)
+            .sum();
         let floor = f64::from(self.min_per_sec) * self.ttl.as_secs_f64();
-        let allowed = (floor + self.ratio * deposits as f64).floor() as u64;
-        allowed.saturating_sub(withdrawals)
+        floor + self.ratio * deposits as f64
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Window> {
-        // A poisoned budget is still a valid set of counters.
-        self.window.lock().unwrap_or_else(|e| e.into_inner())
+    /// Retries spent in the window ending at `window_end`, given the head
+    /// word as loaded (its period's count is read from it, never from a
+    /// possibly stale archive of the same period).
+    fn withdrawn(&self, window_end: u64, head: Packed) -> f64 {
+        let archived: u64 = self
+            .archived
+            .iter()
+            .map(|slot| Packed::load(slot).1)
+            .filter(|p| p.period != head.period && p.in_window(window_end))
+            .map(|p| p.count)
+            .sum();
+        let current = if head.in_window(window_end) {
+            head.count
+        } else {
+            0
+        };
+        (archived + current) as f64
     }
 
-    /// Clears the slots that fell out of the window and returns the index of
-    /// the slot for `now`.
-    fn rotate(&self, w: &mut Window, now: Instant) -> usize {
-        let epoch = *w.epoch.get_or_insert(now);
+    /// The period `now` falls in (never older than the newest seen), and
+    /// records it as the newest.
+    fn period(&self, now: Instant) -> u64 {
+        let epoch = *self.epoch.get_or_init(|| now);
         let elapsed = now.saturating_duration_since(epoch);
-        let index = (elapsed.as_nanos() / self.slot_len.as_nanos().max(1)) as u64;
-        if index > w.head {
-            let stale = (index - w.head).min(SLOTS as u64);
-            for i in 1..=stale {
-                w.slots[((w.head + i) % SLOTS as u64) as usize] = Slot::default();
-            }
-            w.head = index;
+        let index = elapsed.as_nanos() / self.slot_len.as_nanos().max(1);
+        let period = u64::try_from(index)
+            .unwrap_or(u64::MAX)
+            .saturating_add(1)
+            .min(PERIOD_MAX);
+        // Read first: the newest period changes once per slot, so most
+        // calls need no read-modify-write on this shared word.
+        let newest = self.newest.load(Ordering::Acquire);
+        if period <= newest {
+            return newest;
         }
-        (w.head % SLOTS as u64) as usize
+        self.newest.fetch_max(period, Ordering::AcqRel).max(period)
     }
+}
+
+fn slot_of(period: u64) -> usize {
+    (period % SLOTS as u64) as usize
 }
 
 impl Default for RetryBudget {
@@ -147,6 +285,8 @@ impl Default for RetryBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicUsize;
 
     #[test]
     fn the_floor_allows_min_per_sec_times_ttl_retries() {
@@ -183,5 +323,120 @@ mod tests {
         assert!(!b.try_withdraw(t0 + Duration::from_secs(5)));
         b.deposit(t0 + Duration::from_secs(7));
         assert!(b.try_withdraw(t0 + Duration::from_secs(7)));
+    }
+
+    #[test]
+    fn withdrawals_in_earlier_slots_still_count_until_they_leave_the_window() {
+        let b = RetryBudget::new(1.0, 0, Duration::from_secs(1));
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            b.deposit(t0);
+        }
+        assert!(b.try_withdraw(t0));
+        // A later slot: the first withdrawal is archived and still counts.
+        let t1 = t0 + Duration::from_millis(300);
+        assert!(b.try_withdraw(t1));
+        assert!(b.try_withdraw(t1 + Duration::from_millis(300)));
+        assert!(!b.try_withdraw(t1 + Duration::from_millis(300)));
+        assert_eq!(b.remaining(t1 + Duration::from_millis(300)), 0);
+        // Past the window, deposits and withdrawals are gone alike.
+        assert_eq!(b.remaining(t0 + Duration::from_secs(3)), 0);
+        b.deposit(t0 + Duration::from_secs(3));
+        assert_eq!(b.remaining(t0 + Duration::from_secs(3)), 1);
+    }
+
+    #[test]
+    fn a_late_clock_reading_counts_in_the_newest_slot() {
+        let b = RetryBudget::new(1.0, 0, Duration::from_secs(1));
+        let t0 = Instant::now();
+        b.deposit(t0 + Duration::from_millis(500));
+        // Another thread read its clock earlier and reports late: its
+        // deposit lands in the newest slot, not in one about to expire.
+        b.deposit(t0);
+        assert_eq!(b.remaining(t0 + Duration::from_millis(1450)), 2);
+        assert_eq!(b.remaining(t0 + Duration::from_millis(1600)), 0);
+    }
+
+    #[test]
+    fn concurrent_withdrawals_never_spend_more_than_the_window_allows() {
+        const THREADS: usize = 8;
+        const TRIES_PER_THREAD: usize = 500;
+        const DEPOSITS_PER_THREAD: usize = 250;
+        let b = Arc::new(RetryBudget::new(0.2, 3, Duration::from_secs(10)));
+        let now = Instant::now();
+        let granted = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..THREADS)
+            .map(|_| {
+                let (b, granted) = (b.clone(), granted.clone());
+                std::thread::spawn(move || {
+                    for i in 0..TRIES_PER_THREAD {
+                        if i < DEPOSITS_PER_THREAD {
+                            b.deposit(now);
+                        }
+                        if b.try_withdraw(now) {
+                            granted.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        // Every deposit counted and every grant recorded: the allowance is
+        // the floor (3/s over 10 s) plus 20 % of 2000 deposits = 430, and
+        // with 4000 tries it is exhausted exactly, never exceeded.
+        let allowed = 30 + (THREADS * DEPOSITS_PER_THREAD) / 5;
+        assert_eq!(granted.load(Ordering::Relaxed), allowed);
+        assert_eq!(b.remaining(now), 0);
+        assert!(!b.try_withdraw(now));
+    }
+
+    #[test]
+    fn concurrent_withdrawals_across_slot_boundaries_stay_within_the_window() {
+        const THREADS: u64 = 4;
+        const STEPS: u64 = 400;
+        // Floor 0 and ratio 1: each deposit allows exactly one retry.
+        let b = Arc::new(RetryBudget::new(1.0, 0, Duration::from_secs(1)));
+        let t0 = Instant::now();
+        for _ in 0..100 {
+            b.deposit(t0);
+        }
+        let granted = Arc::new(AtomicUsize::new(0));
+        let threads: Vec<_> = (0..THREADS)
+            .map(|k| {
+                let (b, granted) = (b.clone(), granted.clone());
+                std::thread::spawn(move || {
+                    for step in 0..STEPS {
+                        // Clock readings spread over 0.8 s (eight slots),
+                        // threads interleaving their slot changes.
+                        let at = t0 + Duration::from_millis((step * 2 + k) % 800);
+                        if b.try_withdraw(at) {
+                            granted.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        // Everything stayed inside one window: exactly the 100 deposits.
+        assert_eq!(granted.load(Ordering::Relaxed), 100);
+        assert_eq!(b.remaining(t0 + Duration::from_millis(899)), 0);
+    }
+
+    #[test]
+    fn packed_words_order_by_period_then_count() {
+        let a = Packed {
+            period: 3,
+            count: COUNT_MAX,
+        };
+        let b = Packed {
+            period: 4,
+            count: 0,
+        };
+        assert!(a.raw() < b.raw());
+        assert_eq!(Packed::from_raw(a.raw()), a);
     }
 }
