@@ -1,6 +1,6 @@
 //! The engines built into the runner, chosen by the crate's features
-//! (`hyper`, `ureq` and `reqwest` by default; `isahc` on request, since
-//! libcurl builds from source).
+//! (all on by default; pick one with `--no-default-features --features
+//! <engine>`).
 
 use crate::harness::Driver;
 #[cfg(any(feature = "ureq", feature = "isahc"))]
@@ -39,6 +39,10 @@ pub fn ureq() -> Driver {
         )
     })
     .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
+    .lacks(
+        Capability::LargeRequestHead,
+        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger one before writing",
+    )
 }
 
 /// Why the reqwest engine cannot see a GOAWAY that covered its stream.
@@ -101,6 +105,11 @@ pub fn isahc() -> Driver {
          GOAWAY's last stream id) on its own, and isahc offers no switch: the \
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
+    )
+    .lacks(
+        Capability::LargeRequestHead,
+        "libcurl builds the request head in a buffer limited to 1 MiB \
+         (DYN_HTTP_REQUEST) and refuses a larger one before sending",
     )
 }
 

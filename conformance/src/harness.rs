@@ -20,19 +20,24 @@
 //! ```
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
 
 use bytes::Bytes;
-use evident_core::client::{self, CallOptions, ClientBuilder, attempts_of, blocking};
+use evident_core::client::{self, CallOptions, ClientBuilder, WallClock, attempts_of, blocking};
+use evident_core::decide::BudgetConfig;
 use evident_core::engine::{BlockingEngine, Engine, HostOverrides};
-use evident_core::observe::AttemptRecord;
-use evident_core::resilience::{CircuitBreakerConfig, PipelineConfig};
+use evident_core::observe::{AttemptRecord, CallInfo, Observer};
+use evident_core::resilience::{
+    BulkheadConfig, CircuitBreakerConfig, PipelineConfig, RateLimiterConfig,
+};
 use evident_core::{FailureCategory, RetryPolicy};
+use tokio::task::JoinHandle;
 
 use crate::lab::{
-    ConnectTimeoutServer, Http1Server, Http2Server, LabServer, Ledger, REQUEST_ID_HEADER, TestPki,
-    TlsFault, TlsFaultServer, loopback_v4, refused_addr, refused_addr_on, shared_free_port,
+    ConnectTimeoutServer, Http1Server, Http2Server, LabServer, Ledger, NeverReadsServer,
+    REQUEST_ID_HEADER, TestPki, TlsFault, TlsFaultServer, loopback_v4, refused_addr,
+    refused_addr_on, shared_free_port,
 };
 use crate::scenario::{
     AddressFault, Before, BodySpec, CallSpec, Capability, Declared, Fault, LARGE_BODY_BYTES,
@@ -84,9 +89,9 @@ pub struct Driver {
 /// cannot see, reported as another), why, and what would close it.
 ///
 /// A declared gap never widens the expectation: every other field of every
-/// record, and the server's execution count, must still match, the cell is
-/// shown as a gap (not a pass), and a gap that is no longer seen fails the
-/// cell so the declaration gets removed.
+/// record, and the server's execution count, must still match; the cell is
+/// shown as a gap (not a pass, not identical), and a gap that is no longer
+/// seen fails the cell so the declaration gets removed.
 #[derive(Debug, Clone)]
 pub struct KnownGap {
     scenario: &'static str,
@@ -142,7 +147,6 @@ impl std::fmt::Debug for Driver {
         f.debug_struct("Driver")
             .field("name", &self.name)
             .field("gaps", &self.gaps)
-            .field("known_gaps", &self.known_gaps)
             .finish_non_exhaustive()
     }
 }
@@ -175,7 +179,7 @@ impl Driver {
     }
 
     /// Declares something the engine cannot do, with the reason; scenarios
-    /// needing it are not applicable to this engine.
+    /// needing it are skipped on this engine, with the reason.
     pub fn lacks(mut self, capability: Capability, reason: &'static str) -> Driver {
         self.gaps.push((capability, reason));
         self
@@ -193,31 +197,44 @@ impl Driver {
         self.name
     }
 
-    /// Why `scenario` does not apply to this engine, if it does not.
+    /// Why `scenario` does not apply to this engine, if it does not: the
+    /// first capability it needs that the engine lacks, with the reason.
     pub fn not_applicable(&self, scenario: &Scenario) -> Option<String> {
-        let needed = scenario.fault.requires()?;
-        self.gaps
-            .iter()
-            .find(|(c, _)| *c == needed)
-            .map(|(c, reason)| format!("needs {c}: {reason}"))
+        scenario.requirements().into_iter().find_map(|needed| {
+            self.gaps
+                .iter()
+                .find(|(c, _)| *c == needed)
+                .map(|(c, reason)| format!("needs {c}: {reason}"))
+        })
     }
 }
 
 /// The verdict of one scenario on one engine.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CellStatus {
-    /// Every record and the execution count are as expected.
+    /// Every record and the execution count are as expected (and, in a
+    /// matrix, the same as every other engine's).
     Pass,
-    /// The first difference.
+    /// The first difference from the expectation, or from another engine.
     Fail(String),
-    /// The engine cannot express the scenario; the reason.
-    NotApplicable(String),
-    /// The engine differs exactly as its driver declared ([`KnownGap`]);
-    /// the declaration.
+    /// The scenario needs a capability the engine lacks: not run, never a
+    /// pass. The reason.
+    Skipped(String),
+    /// The engine differs exactly as its driver declared ([`KnownGap`]):
+    /// ran, not identical, not a failure. The declaration.
     Gap(String),
 }
 
+impl CellStatus {
+    /// Whether the cell ran (it was not skipped).
+    pub fn ran(&self) -> bool {
+        !matches!(self, CellStatus::Skipped(_))
+    }
+}
+
 /// One cell of the parity matrix.
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct Cell {
     /// The verdict.
@@ -226,6 +243,21 @@ pub struct Cell {
     pub records: Vec<Vec<AttemptRecord>>,
     /// Executions counted by the server.
     pub executions: u64,
+}
+
+impl Cell {
+    /// A cell with these records and executions.
+    pub fn new(status: CellStatus, records: Vec<Vec<AttemptRecord>>, executions: u64) -> Cell {
+        Cell {
+            status,
+            records,
+            executions,
+        }
+    }
+
+    fn without_records(status: CellStatus) -> Cell {
+        Cell::new(status, Vec::new(), 0)
+    }
 }
 
 /// The lab side of a scenario: its servers and the URL to call.
@@ -252,10 +284,18 @@ fn start_fault(fault: &Fault) -> std::io::Result<Target> {
         servers: vec![server],
     };
     Ok(match fault {
-        Fault::Http1 { script, tls, ipv6 } => {
+        Fault::Http1 {
+            script,
+            tls,
+            ipv6,
+            receive_buffer,
+        } => {
             let mut server = Http1Server::new(script.clone());
             if *tls {
                 server = server.tls();
+            }
+            if let Some(bytes) = receive_buffer {
+                server = server.receive_buffer(*bytes);
             }
             if *ipv6 {
                 server = server.bind(SocketAddr::from((std::net::Ipv6Addr::LOCALHOST, 0)));
@@ -287,6 +327,7 @@ fn start_fault(fault: &Fault) -> std::io::Result<Target> {
             }
         }
         Fault::ConnectTimeout => single(ConnectTimeoutServer::new().start()?, false),
+        Fault::NeverReads => single(NeverReadsServer::new().start()?, false),
         Fault::Tls(fault) => single(TlsFaultServer::new(*fault).start()?, false),
         Fault::TwoAddresses(first, second) => {
             let ips: [IpAddr; 2] = [loopback_v4(2), loopback_v4(3)];
@@ -321,29 +362,99 @@ fn start_fault(fault: &Fault) -> std::io::Result<Target> {
     })
 }
 
-fn client_builder(scenario: &Scenario) -> ClientBuilder {
-    let policy = RetryPolicy::builder()
-        .max_attempts(scenario.client.max_attempts)
+fn client_builder(scenario: &Scenario, observer: Arc<DrainOnRetry>) -> ClientBuilder {
+    let spec = &scenario.client;
+    let mut policy = RetryPolicy::builder()
+        .max_attempts(spec.max_attempts)
         .base_backoff(crate::table::CONFORMANCE_BASE_BACKOFF)
         .max_backoff(Duration::from_millis(100))
-        .jitter(0.0)
-        .no_budget()
-        .build()
-        .expect("the conformance policy is valid");
-    let pipeline = match scenario.client.breaker_window {
-        Some(window) => PipelineConfig::disabled().circuit_breaker(Some(
-            CircuitBreakerConfig::builder()
-                .sliding_window_size(window)
-                .minimum_number_of_calls(window)
-                .build()
-                .expect("the conformance breaker is valid"),
-        )),
-        None => PipelineConfig::disabled(),
+        .jitter(0.0);
+    policy = match spec.budget {
+        Some(b) => policy.budget(BudgetConfig {
+            ratio: b.ratio,
+            min_per_sec: b.min_per_sec,
+            ttl: b.ttl,
+        }),
+        None => policy.no_budget(),
     };
-    ClientBuilder::new()
+    let policy = policy.build().expect("the conformance policy is valid");
+    let breaker = spec.breaker_window.map(|window| {
+        CircuitBreakerConfig::builder()
+            .sliding_window_size(window)
+            .minimum_number_of_calls(window)
+            .build()
+            .expect("the conformance breaker is valid")
+    });
+    let rate = spec.rate_limit.map(|r| {
+        RateLimiterConfig::builder(r.limit, r.period)
+            .max_wait(Duration::ZERO)
+            .build()
+            .expect("the conformance rate limiter is valid")
+    });
+    let bulkhead = spec.bulkhead.map(|max| {
+        BulkheadConfig::builder()
+            .max_concurrent(max)
+            .max_wait(Duration::ZERO)
+            .build()
+            .expect("the conformance bulkhead is valid")
+    });
+    let pipeline = PipelineConfig::disabled()
+        .circuit_breaker(breaker)
+        .rate_limiter(rate)
+        .bulkhead(bulkhead);
+    let mut builder = ClientBuilder::new()
         .policy(policy)
-        .attempt_timeout(scenario.client.attempt_timeout)
+        .attempt_timeout(spec.attempt_timeout)
         .pipeline(pipeline)
+        .observer(observer);
+    if let Some(now) = spec.wall_clock {
+        builder = builder.wall_clock(Arc::new(FixedWallClock(now)));
+    }
+    builder
+}
+
+/// A wall clock that stands still: `Retry-After` HTTP-dates resolve to the
+/// same delay on every engine and every machine.
+#[derive(Debug, Clone, Copy)]
+struct FixedWallClock(SystemTime);
+
+impl WallClock for FixedWallClock {
+    fn now(&self) -> SystemTime {
+        self.0
+    }
+}
+
+type DrainFn = Box<dyn Fn() + Send + Sync>;
+
+/// The observer every conformance client gets. For a scenario with
+/// `drain_on_retry` it drains the client as soon as an attempt is decided
+/// "retry", i.e. while the client waits before the next attempt: no timer
+/// is involved, so the drain always lands inside that wait.
+#[derive(Default)]
+struct DrainOnRetry {
+    drain: Mutex<Option<DrainFn>>,
+}
+
+impl DrainOnRetry {
+    fn arm(&self, drain: DrainFn) {
+        *self.drain.lock().unwrap_or_else(|e| e.into_inner()) = Some(drain);
+    }
+
+    /// Drops the drain function (it holds the client, which holds this
+    /// observer).
+    fn disarm(&self) {
+        self.drain.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+}
+
+impl Observer for DrainOnRetry {
+    fn on_attempt(&self, _call: &CallInfo, record: &AttemptRecord) {
+        if record.decision.is_retry()
+            && let Some(drain) = &*self.drain.lock().unwrap_or_else(|e| e.into_inner())
+        {
+            drain();
+        }
+    }
 }
 
 fn options(call: &CallSpec) -> CallOptions {
@@ -363,19 +474,30 @@ fn small_body() -> Bytes {
     Bytes::from_static(br#"{"amount":100}"#)
 }
 
+/// The header that carries a call's head padding.
+pub const PADDING_HEADER: &str = "x-evident-padding";
+
 fn head(url: &str, call: &CallSpec, index: usize) -> http::request::Builder {
-    http::Request::builder()
+    let mut builder = http::Request::builder()
         .method(call.method.clone())
         .uri(url)
-        .header(REQUEST_ID_HEADER, format!("call-{index}"))
+        .header(REQUEST_ID_HEADER, format!("call-{index}"));
+    if call.head_padding > 0 {
+        builder = builder.header(PADDING_HEADER, "a".repeat(call.head_padding));
+    }
+    builder
 }
 
-/// A one-shot async body of `LARGE_BODY_BYTES` zeros, in 64 KiB chunks.
-struct ZeroStream {
-    remaining: usize,
+/// A one-shot async body: `remaining` bytes of `fill`, in chunks of at most
+/// 64 KiB.
+struct OneShotStream {
+    data: Bytes,
 }
 
-impl http_body::Body for ZeroStream {
+/// Largest chunk a one-shot body yields at once.
+const ONE_SHOT_CHUNK: usize = 64 * 1024;
+
+impl http_body::Body for OneShotStream {
     type Data = Bytes;
     type Error = std::convert::Infallible;
 
@@ -383,13 +505,12 @@ impl http_body::Body for ZeroStream {
         mut self: std::pin::Pin<&mut Self>,
         _cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
-        const CHUNK: usize = 64 * 1024;
-        if self.remaining == 0 {
+        if self.data.is_empty() {
             return std::task::Poll::Ready(None);
         }
-        let n = self.remaining.min(CHUNK);
-        self.remaining -= n;
-        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(Bytes::from(vec![0u8; n])))))
+        let n = self.data.len().min(ONE_SHOT_CHUNK);
+        let chunk = self.data.split_to(n);
+        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(chunk))))
     }
 }
 
@@ -398,9 +519,10 @@ fn async_body(spec: BodySpec) -> client::Body {
         BodySpec::Empty => client::Body::Empty,
         BodySpec::Small => client::Body::Full(small_body()),
         BodySpec::Large => client::Body::Full(Bytes::from(vec![0u8; LARGE_BODY_BYTES])),
-        BodySpec::LargeOneShot => client::Body::stream(ZeroStream {
-            remaining: LARGE_BODY_BYTES,
+        BodySpec::LargeOneShot => client::Body::stream(OneShotStream {
+            data: Bytes::from(vec![0u8; LARGE_BODY_BYTES]),
         }),
+        BodySpec::SmallOneShot => client::Body::stream(OneShotStream { data: small_body() }),
     }
 }
 
@@ -413,6 +535,7 @@ fn blocking_body(spec: BodySpec) -> blocking::Body {
         BodySpec::LargeOneShot => {
             blocking::Body::reader(std::io::repeat(0).take(LARGE_BODY_BYTES as u64))
         }
+        BodySpec::SmallOneShot => blocking::Body::reader(std::io::Cursor::new(small_body())),
     }
 }
 
@@ -423,30 +546,73 @@ fn records_of<B>(result: &Result<http::Response<B>, client::Error>) -> Vec<Attem
     }
 }
 
-fn key_of(records_request: &[String]) -> Option<String> {
-    records_request.first().cloned()
-}
-
 /// Runs one scenario on one engine. Must be called inside a multi-threaded
 /// tokio runtime (the lab's servers run on it).
 pub async fn run_scenario(driver: &Driver, scenario: &Scenario) -> Cell {
     if let Some(reason) = driver.not_applicable(scenario) {
-        return Cell {
-            status: CellStatus::NotApplicable(reason),
-            records: Vec::new(),
-            executions: 0,
-        };
+        return Cell::without_records(CellStatus::Skipped(reason));
     }
     match tokio::time::timeout(SCENARIO_LIMIT, run_applicable(driver, scenario)).await {
         Ok(cell) => cell,
-        Err(_) => Cell {
-            status: CellStatus::Fail(format!(
-                "did not finish within {} s",
-                SCENARIO_LIMIT.as_secs()
-            )),
-            records: Vec::new(),
-            executions: 0,
-        },
+        Err(_) => Cell::without_records(CellStatus::Fail(format!(
+            "did not finish within {} s",
+            SCENARIO_LIMIT.as_secs()
+        ))),
+    }
+}
+
+/// How long a call waits for the server to receive the previous call's
+/// request ([`Before::PreviousInFlight`]); a loopback request arrives in
+/// microseconds, so this bound is only reached when something is broken.
+const PREVIOUS_RECEIVED_LIMIT: Duration = Duration::from_secs(5);
+
+/// How long a call waits for the server to close an idle connection
+/// ([`Before::IdleConnectionClosed`]).
+const IDLE_CLOSED_LIMIT: Duration = Duration::from_secs(5);
+
+/// A client of either kind, built over the driver's engine.
+#[derive(Clone)]
+enum Caller {
+    Async(client::Client<Arc<dyn Engine>>),
+    Blocking(blocking::Client<Arc<dyn BlockingEngine>>),
+}
+
+/// The records of one call and how long it took.
+type CallResult = (Vec<AttemptRecord>, Duration);
+
+impl Caller {
+    fn drain(&self) {
+        match self {
+            Caller::Async(c) => c.drain(),
+            Caller::Blocking(c) => c.drain(),
+        }
+    }
+
+    /// Starts call `index` on its own task.
+    fn spawn(&self, url: &str, call: &CallSpec, index: usize) -> JoinHandle<CallResult> {
+        let options = options(call);
+        match self.clone() {
+            Caller::Async(client) => {
+                let request = head(url, call, index)
+                    .body(async_body(call.body))
+                    .expect("a valid request");
+                tokio::spawn(async move {
+                    let started = Instant::now();
+                    let result = client.execute(request, options).await;
+                    (records_of(&result), started.elapsed())
+                })
+            }
+            Caller::Blocking(client) => {
+                let request = head(url, call, index)
+                    .body(blocking_body(call.body))
+                    .expect("a valid request");
+                tokio::task::spawn_blocking(move || {
+                    let started = Instant::now();
+                    let result = client.execute(request, options);
+                    (records_of(&result), started.elapsed())
+                })
+            }
+        }
     }
 }
 
@@ -454,11 +620,9 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
     let target = match start_fault(&scenario.fault) {
         Ok(t) => t,
         Err(e) => {
-            return Cell {
-                status: CellStatus::Fail(format!("the lab could not start the fault: {e}")),
-                records: Vec::new(),
-                executions: 0,
-            };
+            return Cell::without_records(CellStatus::Fail(format!(
+                "the lab could not start the fault: {e}"
+            )));
         }
     };
     let env = EngineEnv {
@@ -466,41 +630,32 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
         roots: vec![TestPki::get().ca_cert_der().to_vec()],
         http2_prior_knowledge: target.http2_prior_knowledge,
     };
-    let builder = client_builder(scenario);
-    let mut all = Vec::new();
-    let mut keys = Vec::new();
-    match &driver.build {
-        Build::Async(build) => {
-            let client = builder
+    let observer = Arc::new(DrainOnRetry::default());
+    let builder = client_builder(scenario, observer.clone());
+    let caller = match &driver.build {
+        Build::Async(build) => Caller::Async(
+            builder
                 .build(build(&env))
-                .expect("the conformance client configuration is valid");
-            for (i, call) in scenario.calls.iter().enumerate() {
-                before(&target, call.before).await;
-                let request = head(&target.url, call, i)
-                    .body(async_body(call.body))
-                    .expect("a valid request");
-                let result = client.execute(request, options(call)).await;
-                all.push(records_of(&result));
-            }
-        }
-        Build::Blocking(build) => {
-            let client = builder
+                .expect("the conformance client configuration is valid"),
+        ),
+        Build::Blocking(build) => Caller::Blocking(
+            builder
                 .build_blocking(build(&env))
-                .expect("the conformance client configuration is valid");
-            for (i, call) in scenario.calls.iter().enumerate() {
-                before(&target, call.before).await;
-                let request = head(&target.url, call, i)
-                    .body(blocking_body(call.body))
-                    .expect("a valid request");
-                let options = options(call);
-                let client = client.clone();
-                let result = tokio::task::spawn_blocking(move || client.execute(request, options))
-                    .await
-                    .expect("the blocking call does not panic");
-                all.push(records_of(&result));
-            }
-        }
+                .expect("the conformance client configuration is valid"),
+        ),
+    };
+    if scenario.client.drain_on_retry {
+        let drained = caller.clone();
+        observer.arm(Box::new(move || drained.drain()));
     }
+    let calls = run_calls(&caller, &target, &scenario.calls).await;
+    observer.disarm();
+    drop(caller);
+    let (all, durations): (Vec<_>, Vec<_>) = match calls {
+        Ok(calls) => calls.into_iter().unzip(),
+        Err(e) => return Cell::without_records(CellStatus::Fail(e)),
+    };
+    let mut keys = Vec::new();
     if let Some(ledger) = &target.ledger {
         for receipt in ledger.receipts() {
             if let Some(key) = receipt.idempotency_key.clone() {
@@ -509,8 +664,8 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
         }
     }
     let executions = target.ledger.as_ref().map_or(0, Ledger::executions);
-    let key = key_of(&keys);
-    let status = compare(scenario, &all, &target, executions, key.clone());
+    let key = keys.first().cloned();
+    let status = compare(scenario, &all, &durations, &target, executions, key.clone());
     let status = match driver
         .known_gaps
         .iter()
@@ -523,7 +678,8 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
                 gap.describe()
             )),
             CellStatus::Fail(diff) => {
-                match compare(&gap.applied_to(scenario), &all, &target, executions, key) {
+                let applied = gap.applied_to(scenario);
+                match compare(&applied, &all, &durations, &target, executions, key) {
                     CellStatus::Pass => CellStatus::Gap(gap.describe()),
                     _ => CellStatus::Fail(diff),
                 }
@@ -532,27 +688,61 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
         },
     };
     drop(target.servers);
-    Cell {
-        status,
-        records: all,
-        executions,
-    }
+    Cell::new(status, all, executions)
 }
 
-async fn before(target: &Target, before: Before) {
-    match before {
-        Before::Nothing => {}
-        Before::IdleConnectionClosed => {
-            if let Some(server) = target.servers.first() {
-                let _ = tokio::time::timeout(Duration::from_secs(5), server.idle_closed()).await;
+/// Runs the calls in order; a call marked [`Before::PreviousInFlight`]
+/// starts while the one before it is still running.
+async fn run_calls(
+    caller: &Caller,
+    target: &Target,
+    calls: &[CallSpec],
+) -> Result<Vec<CallResult>, String> {
+    let mut results: Vec<Option<CallResult>> = vec![None; calls.len()];
+    let mut in_flight = Vec::new();
+    for (i, call) in calls.iter().enumerate() {
+        if call.before == Before::IdleConnectionClosed
+            && let Some(server) = target.servers.first()
+        {
+            let _ = tokio::time::timeout(IDLE_CLOSED_LIMIT, server.idle_closed()).await;
+        }
+        let next_overlaps = calls
+            .get(i + 1)
+            .is_some_and(|next| next.before == Before::PreviousInFlight);
+        let received_before = target.ledger.as_ref().map(Ledger::requests);
+        in_flight.push((i, caller.spawn(&target.url, call, i)));
+        if next_overlaps {
+            let (Some(ledger), Some(before)) = (&target.ledger, received_before) else {
+                return Err("an overlapping call needs a server with a ledger".to_owned());
+            };
+            let received = ledger.wait_until(|s| s.requests > before);
+            if tokio::time::timeout(PREVIOUS_RECEIVED_LIMIT, received)
+                .await
+                .is_err()
+            {
+                return Err(format!(
+                    "call {i} did not reach the server within {} s",
+                    PREVIOUS_RECEIVED_LIMIT.as_secs()
+                ));
+            }
+        } else {
+            // Everything started so far ends before the next call starts.
+            for (j, handle) in in_flight.drain(..) {
+                results[j] = Some(
+                    handle
+                        .await
+                        .map_err(|e| format!("call {j} panicked: {e}"))?,
+                );
             }
         }
     }
+    Ok(results.into_iter().flatten().collect())
 }
 
 fn compare(
     scenario: &Scenario,
     got: &[Vec<AttemptRecord>],
+    durations: &[Duration],
     target: &Target,
     executions: u64,
     key: Option<String>,
@@ -573,6 +763,17 @@ fn compare(
             ));
         }
     }
+    if let Some(limit) = scenario.ends_within {
+        for (c, took) in durations.iter().enumerate() {
+            if *took > limit {
+                return CellStatus::Fail(format!(
+                    "call {c} took {} ms, expected at most {} ms",
+                    took.as_millis(),
+                    limit.as_millis()
+                ));
+            }
+        }
+    }
     if scenario.server.executions != executions {
         return CellStatus::Fail(format!(
             "server executions: expected {}, got {executions}",
@@ -587,8 +788,19 @@ fn compare(
             ));
         }
     }
+    if let (Some(expected), Some(ledger)) = (scenario.server.connections, &target.ledger) {
+        let connections = ledger.connections();
+        if expected != connections {
+            return CellStatus::Fail(format!(
+                "server connections: expected {expected}, got {connections}"
+            ));
+        }
+    }
     if let (Some(expected), Some(ledger)) = (scenario.server.key_receipts, &target.ledger) {
         let Some(key) = key else {
+            if expected == 0 {
+                return CellStatus::Pass;
+            }
             return CellStatus::Fail("no idempotency key reached the server".to_owned());
         };
         let receipts = ledger.receipts_for_key(&key);
@@ -603,9 +815,14 @@ fn compare(
 }
 
 /// Runs a scenario by name on `driver` in a fresh runtime and panics with
-/// the first difference if the cell fails; used by the per-engine test
-/// targets. A scenario the engine cannot express passes after printing its
-/// reason.
+/// the first difference if the cell fails. A scenario the engine cannot
+/// express panics too, saying so: a caller that wants skips reported as
+/// skips uses [`crate::test_main`], which the [`crate::conformance_tests`]
+/// macro generates.
+///
+/// # Panics
+///
+/// If the scenario fails, is skipped, or does not exist.
 pub fn assert_scenario(driver: &Driver, name: &str) {
     let scenario = crate::table::scenarios()
         .into_iter()
@@ -617,26 +834,34 @@ pub fn assert_scenario(driver: &Driver, name: &str) {
         .build()
         .expect("a tokio runtime");
     let cell = runtime.block_on(run_scenario(driver, &scenario));
-    match cell.status {
+    match &cell.status {
         CellStatus::Pass => {}
-        CellStatus::NotApplicable(reason) => {
-            println!("{name} is not applicable to {}: {reason}", driver.name());
-        }
-        CellStatus::Gap(gap) => {
-            println!("{name} on {}: {gap}", driver.name());
-        }
-        CellStatus::Fail(diff) => {
-            let got: Vec<Vec<String>> = cell
-                .records
-                .iter()
-                .map(|c| c.iter().map(ToString::to_string).collect())
-                .collect();
+        CellStatus::Skipped(reason) => {
             panic!(
-                "{name} on {}: {diff}\n  summary: {}\n  records: {got:?}\n  executions: {}",
-                driver.name(),
-                scenario.summary,
-                cell.executions
+                "{name} was skipped on {}: {reason} (not a pass)",
+                driver.name()
             );
         }
+        CellStatus::Fail(diff) => {
+            panic!(
+                "{}",
+                describe_failure(driver.name(), &scenario, &cell, diff)
+            );
+        }
+        CellStatus::Gap(gap) => println!("{name} on {}: {gap}", driver.name()),
     }
+}
+
+/// A failed cell, explained: the difference, the scenario's summary, the
+/// records and the executions.
+pub fn describe_failure(engine: &str, scenario: &Scenario, cell: &Cell, diff: &str) -> String {
+    let got: Vec<Vec<String>> = cell
+        .records
+        .iter()
+        .map(|c| c.iter().map(ToString::to_string).collect())
+        .collect();
+    format!(
+        "{} on {engine}: {diff}\n  summary: {}\n  records: {got:?}\n  executions: {}",
+        scenario.name, scenario.summary, cell.executions
+    )
 }

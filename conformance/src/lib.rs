@@ -10,103 +10,79 @@
 //! * [`runner`] and [`report`]: the parity matrix, as Markdown and JSON.
 //! * [`engines`]: the engines built in (by features).
 //!
-//! A new engine plugs in with a [`harness::Driver`] and one line in its test
-//! target:
+//! * [`parity`]: the cross-engine comparison ("identical" means identical).
+//! * [`cli`] and [`testmain`]: the runner's command line ([`run_main`]) and
+//!   the test harness ([`test_main`]), both usable from any crate.
 //!
-//! ```no_run
-//! evident_conformance::conformance_tests!(evident_conformance::engines::hyper());
-//! ```
+//! # Running it on your own engine
+//!
+//! This crate is meant to be depended on from outside this workspace. An
+//! engine plugs in as a [`harness::Driver`] (its name, the capabilities it
+//! lacks with their reasons, and how to build it for the lab). Then:
+//!
+//! * **tests**: a test target with `harness = false` in `Cargo.toml` and
+//!   one line, which makes `cargo test` report every scenario, a scenario
+//!   the engine cannot express as *skipped* with its reason:
+//!
+//!   ```toml
+//!   [[test]]
+//!   name = "conformance"
+//!   harness = false
+//!   ```
+//!
+//!   ```no_run
+//!   evident_conformance::conformance_tests!(evident_conformance::engines::hyper());
+//!   ```
+//!
+//! * **the matrix**: a binary whose `main` is one call, with the same flags
+//!   as this crate's runner (`--json`, `--engine`, `--scenario`):
+//!
+//!   ```no_run
+//!   fn main() -> std::process::ExitCode {
+//!       evident_conformance::run_main(vec![evident_conformance::engines::hyper()])
+//!   }
+//!   ```
+//!
+//!   `examples/own_engine.rs` is such a runner, for an engine that is not
+//!   built in, compared row by row with a built-in one.
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 #![forbid(unsafe_code)]
 
+pub mod cli;
 pub mod engines;
 pub mod harness;
 pub mod lab;
+pub mod parity;
 pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod table;
+pub mod testmain;
 
-/// Generates one `#[test]` per scenario of the table, each running the
-/// scenario on the driver, plus a test that the list matches the table.
+pub use cli::run_main;
+pub use testmain::test_main;
+
+/// Writes the `main` of a conformance test target (which needs
+/// `harness = false` in its `[[test]]` section): every scenario on each
+/// driver, reported in `cargo test`'s format, skipped scenarios as skipped.
+/// With several drivers, every row is also compared across them.
+///
+/// Under libtest's own harness (`harness = false` forgotten) the target
+/// does not pass silently with no tests: it fails, saying what to add.
 #[macro_export]
 macro_rules! conformance_tests {
-    ($driver:expr) => {
-        $crate::__conformance_tests!(
-            $driver;
-            ok_200,
-            ok_200_tls,
-            name_not_found,
-            connection_refused,
-            connect_timeout,
-            tls_untrusted_certificate,
-            tls_closed_during_handshake,
-            two_addresses_refused_then_untrusted,
-            two_addresses_untrusted_then_refused,
-            closed_after_request,
-            closed_after_request_idempotent,
-            reset_after_request,
-            never_answers,
-            never_answers_idempotent,
-            partial_head_then_close,
-            malformed_response,
-            truncated_body,
-            truncated_body_idempotent,
-            body_stalls,
-            closed_during_request_body,
-            closed_during_request_body_idempotent,
-            closed_during_one_shot_body,
-            stale_keep_alive,
-            retry_after_seconds,
-            retry_after_not_idempotent,
-            retry_after_http_date,
-            retry_after_beyond_deadline,
-            status_500_not_idempotent,
-            h2_ok,
-            h2_ok_tls,
-            h2_refused_stream,
-            h2_goaway_above_stream,
-            h2_goaway_covering_stream,
-            h2_stream_reset_internal_error,
-            idempotency_key_after_ambiguous_failure,
-            circuit_opens_on_503s,
-            ok_200_ipv6,
-            closed_after_request_tls,
-            connection_close_then_next_call,
-            redirect_is_an_answer,
-            retry_after_malformed_uses_backoff,
-            h2_refused_stream_tls,
-            h2_goaway_above_stream_tls,
-            h2_never_answers,
-            reset_after_request_idempotent,
-            partial_head_then_close_idempotent,
-            body_stalls_idempotent,
-            status_500_idempotent,
-            h2_goaway_covering_stream_idempotent,
-            h2_stream_reset_internal_error_idempotent,
-            truncated_chunked_body,
-            reset_during_body,
-            deadline_leaves_no_time,
-        );
-    };
-}
+    ($($driver:expr),+ $(,)?) => {
+        fn main() -> ::std::process::ExitCode {
+            $crate::test_main(::std::vec![$($driver),+])
+        }
 
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __conformance_tests {
-    ($driver:expr; $($name:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $name() {
-                $crate::harness::assert_scenario(&$driver, stringify!($name));
-            }
-        )*
-
+        #[cfg(test)]
         #[test]
-        fn the_test_list_is_the_whole_table() {
-            assert_eq!(
-                [$(stringify!($name)),*].as_slice(),
-                $crate::table::scenario_names().as_slice()
+        fn conformance_tests_need_harness_false() {
+            panic!(
+                "this test target uses evident_conformance::conformance_tests!, which \
+                 brings its own test harness: add `harness = false` to its [[test]] \
+                 section in Cargo.toml"
             );
         }
     };

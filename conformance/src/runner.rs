@@ -1,8 +1,10 @@
-//! Runs the whole table on several engines, scenarios concurrently.
+//! Runs the whole table on several engines, scenarios concurrently, then
+//! compares every row across the engines ([`crate::parity`]).
 
 use std::sync::Arc;
 
 use crate::harness::{Driver, run_scenario};
+use crate::parity::compare_row;
 use crate::report::Matrix;
 use crate::scenario::Scenario;
 use crate::table::scenarios;
@@ -13,7 +15,8 @@ use crate::table::scenarios;
 /// cores; the bound keeps the 8 MiB upload scenarios from piling up.
 pub const CONCURRENT_SCENARIOS: usize = 8;
 
-/// Runs every scenario accepted by `filter` on every driver.
+/// Runs every scenario accepted by `filter` on every driver, and fails the
+/// cells of a row whose engines disagree although each met the expectation.
 pub fn run_matrix(drivers: &[Driver], filter: impl Fn(&Scenario) -> bool) -> Matrix {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -53,19 +56,19 @@ pub fn run_matrix(drivers: &[Driver], filter: impl Fn(&Scenario) -> bool) -> Mat
     for (row, col, cell) in results {
         rows[row].1[col] = Some(cell);
     }
+    let engines: Vec<&'static str> = drivers.iter().map(Driver::name).collect();
     Matrix {
-        engines: drivers.iter().map(Driver::name).collect(),
         rows: rows
             .into_iter()
             .map(|(s, cells)| {
-                (
-                    s,
-                    cells
-                        .into_iter()
-                        .map(|c| c.expect("every cell ran"))
-                        .collect(),
-                )
+                let mut cells: Vec<_> = cells
+                    .into_iter()
+                    .map(|c| c.expect("every cell ran"))
+                    .collect();
+                compare_row(&engines, &mut cells);
+                (s, cells)
             })
             .collect(),
+        engines,
     }
 }

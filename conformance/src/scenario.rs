@@ -6,7 +6,7 @@
 //! an engine printed.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use evident_core::decide::{RetryReason, StopReason};
 use evident_core::observe::{AttemptRecord, RejectionKind};
@@ -35,6 +35,9 @@ pub enum Fault {
         tls: bool,
         /// Listen on `::1` instead of `127.0.0.1`.
         ipv6: bool,
+        /// Fix each connection's receive buffer to this many bytes (so a
+        /// server that stops reading blocks the client's writes).
+        receive_buffer: Option<usize>,
     },
     /// An HTTP/2 server playing a script (h2c by prior knowledge, or TLS
     /// with ALPN `h2`).
@@ -52,6 +55,8 @@ pub enum Fault {
     ConnectTimeout,
     /// A TLS-level fault.
     Tls(TlsFault),
+    /// A server that accepts and never reads.
+    NeverReads,
     /// One host name, two loopback addresses with the same port, tried in
     /// this order.
     TwoAddresses(AddressFault, AddressFault),
@@ -68,16 +73,27 @@ impl Fault {
 }
 
 /// Something an engine may be unable to do.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Capability {
     /// Speak HTTP/2.
     Http2,
+    /// Send a request head larger than [`LARGE_HEAD_BYTES`].
+    LargeRequestHead,
 }
+
+/// A request head above this size needs [`Capability::LargeRequestHead`]:
+/// 64 KiB, a common limit of clients' head buffers and servers' head
+/// parsers.
+pub const LARGE_HEAD_BYTES: usize = 64 * 1024;
 
 impl fmt::Display for Capability {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Capability::Http2 => f.write_str("HTTP/2"),
+            Capability::LargeRequestHead => {
+                write!(f, "a request head over {} KiB", LARGE_HEAD_BYTES / 1024)
+            }
         }
     }
 }
@@ -104,6 +120,8 @@ pub enum BodySpec {
     Large,
     /// A large (8 MiB) streamed body: one-shot.
     LargeOneShot,
+    /// The small body, streamed: one-shot.
+    SmallOneShot,
 }
 
 /// Size of the large bodies: big enough that the client is still writing
@@ -117,6 +135,9 @@ pub enum Before {
     Nothing,
     /// Wait until the server has closed an idle keep-alive connection.
     IdleConnectionClosed,
+    /// Start while the previous call is still in flight, as soon as the
+    /// server has received the previous call's request.
+    PreviousInFlight,
 }
 
 /// One logical call of a scenario.
@@ -132,6 +153,9 @@ pub struct CallSpec {
     pub deadline: Option<Duration>,
     /// What happens first.
     pub before: Before,
+    /// Bytes of padding added to the request head (one extra header), to
+    /// make a head larger than the socket buffers.
+    pub head_padding: usize,
 }
 
 impl CallSpec {
@@ -143,6 +167,7 @@ impl CallSpec {
             declared: Declared::Nothing,
             deadline: None,
             before: Before::Nothing,
+            head_padding: 0,
         }
     }
 
@@ -154,6 +179,7 @@ impl CallSpec {
             declared: Declared::Idempotent,
             deadline: None,
             before: Before::Nothing,
+            head_padding: 0,
         }
     }
 
@@ -186,10 +212,36 @@ impl CallSpec {
         self.before = before;
         self
     }
+
+    /// Pads the request head with `bytes` bytes (one extra header).
+    pub fn pad_head(mut self, bytes: usize) -> Self {
+        self.head_padding = bytes;
+        self
+    }
+}
+
+/// A retry budget for a scenario ([`evident_core::decide::BudgetConfig`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BudgetSpec {
+    /// Share of recent calls that retries may add.
+    pub ratio: f64,
+    /// Retries per second always allowed.
+    pub min_per_sec: u32,
+    /// The window over which calls count.
+    pub ttl: Duration,
+}
+
+/// A rate limiter for a scenario: `limit` permits per `period`, no wait.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateSpec {
+    /// Permits per period.
+    pub limit: u32,
+    /// The refresh period.
+    pub period: Duration,
 }
 
 /// The client configuration of a scenario.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ClientSpec {
     /// Total attempts per call.
     pub max_attempts: u32,
@@ -197,14 +249,34 @@ pub struct ClientSpec {
     pub attempt_timeout: Duration,
     /// A circuit breaker (sliding window size = minimum calls), when set.
     pub breaker_window: Option<u32>,
+    /// A retry budget, when set (none by default: only attempts bound
+    /// retries).
+    pub budget: Option<BudgetSpec>,
+    /// A rate limiter that never waits, when set.
+    pub rate_limit: Option<RateSpec>,
+    /// A bulkhead of this many concurrent attempts that never waits, when
+    /// set.
+    pub bulkhead: Option<u32>,
+    /// The client's wall clock stands still at this time (for `Retry-After`
+    /// HTTP-dates); the machine's clock when `None`.
+    pub wall_clock: Option<SystemTime>,
+    /// Call `drain()` on the client as soon as an attempt is decided
+    /// "retry", i.e. while the client waits before the next attempt.
+    pub drain_on_retry: bool,
 }
 
 /// The conformance client: three attempts, a one-second attempt timeout, no
-/// circuit breaker (a scenario about the breaker turns it on).
+/// circuit breaker, retry budget, rate limiter or bulkhead (a scenario about
+/// one of them turns it on), the machine's wall clock.
 pub const DEFAULT_CLIENT: ClientSpec = ClientSpec {
     max_attempts: 3,
     attempt_timeout: Duration::from_secs(1),
     breaker_window: None,
+    budget: None,
+    rate_limit: None,
+    bulkhead: None,
+    wall_clock: None,
+    drain_on_retry: false,
 };
 
 /// What the delay of a retry must be.
@@ -226,7 +298,7 @@ pub struct Expect {
     pub failure: Option<(AttemptStage, FailureCategory, ExecutionEvidence)>,
     /// The answered status.
     pub status: Option<u16>,
-    /// A local rejection.
+    /// An attempt refused before anything was sent, and why.
     pub rejection: Option<RejectionKind>,
     /// `"retry"` or `"stop"`.
     pub verb: &'static str,
@@ -298,6 +370,20 @@ impl Expect {
         }
     }
 
+    /// The retry that a drained client does not start: recorded as an
+    /// attempt refused before sending (`rejected:draining`), stopped with
+    /// reason `draining` (rule 1).
+    pub fn refused_by_drain() -> Expect {
+        Expect {
+            failure: None,
+            status: None,
+            rejection: Some(RejectionKind::Draining),
+            verb: "stop",
+            reason: StopReason::Draining.as_str(),
+            delay: DelayCheck::Any,
+        }
+    }
+
     /// Checks the retry's delay too.
     pub fn delay(mut self, check: DelayCheck) -> Expect {
         self.delay = check;
@@ -364,6 +450,8 @@ pub struct ServerExpect {
     pub requests: Option<u64>,
     /// Receipts carrying the call's idempotency key, when checked.
     pub key_receipts: Option<u64>,
+    /// Connections the server accepted, when checked.
+    pub connections: Option<u64>,
 }
 
 /// A conformance scenario.
@@ -383,6 +471,8 @@ pub struct Scenario {
     pub expected: Vec<Vec<Expect>>,
     /// What the server must have seen.
     pub server: ServerExpect,
+    /// Every call must end within this long, when set (for "promptly").
+    pub ends_within: Option<Duration>,
 }
 
 impl Scenario {
@@ -406,7 +496,9 @@ impl Scenario {
                 executions,
                 requests: None,
                 key_receipts: None,
+                connections: None,
             },
+            ends_within: None,
         }
     }
 
@@ -425,6 +517,29 @@ impl Scenario {
     /// Also checks the receipts of the call's idempotency key.
     pub fn key_receipts(mut self, receipts: u64) -> Scenario {
         self.server.key_receipts = Some(receipts);
+        self
+    }
+
+    /// Also checks the connections the server accepted.
+    pub fn connections(mut self, connections: u64) -> Scenario {
+        self.server.connections = Some(connections);
+        self
+    }
+
+    /// The capabilities an engine needs to run this scenario: the fault's,
+    /// and a large request head when a call pads its head beyond
+    /// [`LARGE_HEAD_BYTES`].
+    pub fn requirements(&self) -> Vec<Capability> {
+        let mut needs: Vec<Capability> = self.fault.requires().into_iter().collect();
+        if self.calls.iter().any(|c| c.head_padding > LARGE_HEAD_BYTES) {
+            needs.push(Capability::LargeRequestHead);
+        }
+        needs
+    }
+
+    /// Also checks that every call ends within `limit`.
+    pub fn ends_within(mut self, limit: Duration) -> Scenario {
+        self.ends_within = Some(limit);
         self
     }
 }

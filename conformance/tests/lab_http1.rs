@@ -622,3 +622,28 @@ async fn reset_during_body_sends_part_of_the_body_then_resets() {
     assert_eq!(error.kind(), io::ErrorKind::ConnectionReset);
     assert_eq!(server.ledger().executions(), 1);
 }
+
+/// A body far larger than any loopback socket buffer pair with a fixed
+/// small receive buffer on the server.
+const UPLOAD_BYTES: usize = 8 * 1024 * 1024;
+
+#[tokio::test]
+async fn stop_reading_mid_body_blocks_the_upload_and_executes_nothing() {
+    let server = Http1Server::new([Http1Behaviour::StopReadingMidBody {
+        after_bytes: 64 * 1024,
+    }])
+    .receive_buffer(16 * 1024)
+    .start()
+    .unwrap();
+    let mut stream = connect(&server).await;
+    send(
+        &mut stream,
+        &format!("POST /pay HTTP/1.1\r\nhost: lab\r\ncontent-length: {UPLOAD_BYTES}\r\n\r\n"),
+    )
+    .await;
+    let body = vec![0u8; UPLOAD_BYTES];
+    let upload = timeout(QUIET, stream.write_all(&body)).await;
+    assert!(upload.is_err(), "the upload is still blocked");
+    wait_for_requests(&server, 1).await;
+    assert_eq!(server.ledger().executions(), 0);
+}

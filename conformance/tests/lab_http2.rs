@@ -298,3 +298,65 @@ async fn a_goaway_below_the_stream_works_over_tls_too() {
     );
     assert_eq!(server.ledger().executions(), 1);
 }
+
+#[tokio::test]
+async fn a_refusal_after_the_body_comes_once_the_whole_body_was_read_and_executes_nothing() {
+    let server = Http2Server::new([
+        Http2Behaviour::RefusedStreamAfterBody,
+        Http2Behaviour::respond(200),
+    ])
+    .start()
+    .unwrap();
+    let mut client = h2c(&server).await;
+
+    let error = call(&mut client, &[]).await.unwrap_err();
+    assert_eq!(error.reason(), Some(Reason::REFUSED_STREAM));
+    assert!(error.is_reset() && error.is_remote(), "{error:?}");
+    let next = call(&mut client, &[]).await.unwrap();
+    assert_eq!(next.status(), StatusCode::OK);
+    let ledger = server.ledger();
+    assert_eq!((ledger.requests(), ledger.executions()), (2, 1));
+}
+
+#[tokio::test]
+async fn a_refusal_after_the_head_delivers_the_head_and_some_body_before_the_reset() {
+    let server = Http2Server::new([
+        Http2Behaviour::RespondHeadThenRefusedStream { execute: true },
+        Http2Behaviour::respond(200),
+    ])
+    .start()
+    .unwrap();
+    let mut client = h2c(&server).await;
+
+    let response = call(&mut client, &[]).await.expect("the head arrives");
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    let chunk = timeout(BOUND, body.data()).await.unwrap().unwrap().unwrap();
+    assert_eq!(chunk, "partial");
+    let error = timeout(BOUND, body.data())
+        .await
+        .expect("the reset arrives")
+        .expect("an outcome")
+        .unwrap_err();
+    assert_eq!(error.reason(), Some(Reason::REFUSED_STREAM));
+    assert!(error.is_reset() && error.is_remote(), "{error:?}");
+    assert_eq!(server.ledger().executions(), 1);
+}
+
+#[tokio::test]
+async fn a_goaway_with_an_error_code_below_the_stream_carries_that_code() {
+    let server = Http2Server::new([
+        Http2Behaviour::GoAwayWithErrorAboveLastStreamId {
+            reason: Reason::INTERNAL_ERROR,
+        },
+        Http2Behaviour::respond(200),
+    ])
+    .start()
+    .unwrap();
+    let mut client = h2c(&server).await;
+
+    let error = call(&mut client, &[]).await.unwrap_err();
+    assert!(error.is_go_away() && error.is_remote(), "{error:?}");
+    assert_eq!(error.reason(), Some(Reason::INTERNAL_ERROR));
+    assert_eq!(server.ledger().executions(), 0);
+}

@@ -178,3 +178,30 @@ async fn a_shared_port_needs_only_loopback_ips() {
     assert!(shared_free_port(&[]).is_err());
     assert!(shared_free_port(&[loopback_v4(1), "192.0.2.1".parse().unwrap()]).is_err());
 }
+
+#[tokio::test]
+async fn a_server_that_never_reads_blocks_a_large_write_and_receives_no_request() {
+    use tokio::io::AsyncWriteExt;
+    let server = evident_conformance::lab::NeverReadsServer::new()
+        .start()
+        .unwrap();
+    let mut stream = tokio::net::TcpStream::connect(server.addr()).await.unwrap();
+    let head = format!(
+        "GET / HTTP/1.1\r\nhost: lab\r\nx-padding: {}\r\n\r\n",
+        "a".repeat(8 * 1024 * 1024)
+    );
+    let write = tokio::time::timeout(
+        std::time::Duration::from_millis(300),
+        stream.write_all(head.as_bytes()),
+    )
+    .await;
+    assert!(write.is_err(), "the head cannot fully leave");
+    let ledger = server.ledger();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        ledger.wait_until(|s| s.connections >= 1),
+    )
+    .await
+    .expect("the connection is counted");
+    assert_eq!((ledger.connections(), ledger.requests()), (1, 0));
+}

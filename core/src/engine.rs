@@ -1,13 +1,135 @@
-//! The seam between the core and an HTTP engine.
+//! The seam between the core and an HTTP engine, and the contract an
+//! engine honours at it.
 //!
 //! An engine executes **one attempt** of a request. It updates the attempt's
 //! [`Progress`] from whatever hooks it has, and reports a failure as an
 //! [`EngineFailure`]: its own error plus the normalized [`EngineSignal`] its
 //! classifier derived. It never retries on its own, never decides, and never
-//! classifies evidence: the core does that, once, for every engine.
+//! classifies evidence: the core does that, once, for every engine, with
+//! [`classify()`](crate::classify()).
 //!
 //! Two flavours: [`Engine`] (async: hyper, reqwest, isahc) and
-//! [`BlockingEngine`] (ureq). Both see the same [`AttemptContext`].
+//! [`BlockingEngine`] (ureq). Both see the same [`AttemptContext`]. The
+//! walkthrough in `docs/adding-an-engine.md` builds a whole engine against
+//! this contract; the rules themselves are here.
+//!
+//! # When to enter each stage
+//!
+//! Enter a stage **before** the step that can fail in it, with
+//! [`Progress::enter`]. A failure is classified at the furthest stage
+//! entered, and the three set-up stages prove by themselves that nothing was
+//! sent, so a stage entered late could turn a failure while writing into a
+//! false "not sent".
+//!
+//! | stage | enter it | so that |
+//! | --- | --- | --- |
+//! | `Resolve` | before asking a resolver (or when the attempt starts, if the engine resolves inside its connect) | "no such name" is a pre-write failure |
+//! | `Connect` | before each TCP connect | a refusal or connect timeout is pre-write |
+//! | `Tls` | before the first handshake byte | a rejected certificate is pre-write |
+//! | `WriteHead` | before the first request byte is handed to the socket or the TLS layer | from here on, a failure may be ambiguous |
+//! | `WriteBody` | [`Progress::head_written`], once the whole head was accepted by the connection | the `Idempotency-Key` counts as sent |
+//! | `AwaitHead` | [`Progress::body_written`], once the whole body was accepted | a failure is "sent, no response" |
+//! | `ReadBody` | [`Progress::head_received`], when the response head arrived | the server answered |
+//!
+//! Stages only move forward; an earlier stage reported late is ignored.
+//! Facts (head written, body written, head received) may be reported
+//! **late, never early**: late only makes the answer more cautious. A
+//! TLS handshake must be complete before `WriteHead`, and early data (TLS
+//! 0-RTT) must be off (`tls::client_config` with feature `rustls` does
+//! both), or request bytes could leave during a "pre-write" stage.
+//!
+//! # "A write has started" and exact counting
+//!
+//! Once any request byte may have reached the peer, only a protocol proof
+//! (HTTP/2 `REFUSED_STREAM`, a stream above a GOAWAY's last id) can make the
+//! attempt "not processed"; "not sent" is over. An adapter that sees its
+//! writes calls [`Progress::start_write`] **before** it hands bytes to the
+//! socket or the TLS layer, not after the write returns: the connection may
+//! live in another task or thread, and the core may take its snapshot while
+//! that write is still blocked. Entering `WriteHead` first is the least any
+//! adapter does.
+//!
+//! [`Progress::counts_writes_exactly`] is a stronger claim: **every**
+//! request byte of this attempt passes through a hook of the adapter that
+//! marks the write started before handing the bytes over, and reports with
+//! [`Progress::wrote`] what the connection accepted. With it, a failure
+//! where no write ever started proves "not sent" even at a write stage (a
+//! pooled connection found closed before anything was written on it). Over
+//! TLS, count the plaintext handed to the TLS layer. An adapter whose engine
+//! writes through a path it cannot see (a sealed connection type, a buffer
+//! flushed by another thread it cannot observe) must not declare exact
+//! counting; it then reports less, and the core falls back to "may have
+//! been sent".
+//!
+//! # When "handed back unsent" may be used
+//!
+//! [`EngineSignal::CancelledUnsent`] says: the engine itself proves that it
+//! never handed a byte of this request to the connection, and gave the
+//! request back (hyper does so, with the request in the error, only when it
+//! never started to write it). Use it only for such an engine-level proof,
+//! never for a generic "cancelled" or "connection closed" error. The core
+//! still checks the progress: with bytes counted or the head written, the
+//! failure stays ambiguous.
+//!
+//! # Hidden behaviour that must be off
+//!
+//! Every physical send must be an attempt the core sees, to the place the
+//! caller named, with the bytes the server sent. So an engine must not:
+//!
+//! * **retry or re-send** on its own (hyper-util's
+//!   `retry_canceled_requests`, reqwest's retry policy, libcurl's re-send on
+//!   a reused connection): a hidden re-send is an unobserved execution, and
+//!   for a request that is not safely idempotent, a possible duplicate. If a
+//!   re-send cannot be switched off, it must be provably limited to requests
+//!   never written, or made visible as an attempt;
+//! * **follow redirects**: a 3xx is an answer, judged by the rules;
+//! * **take proxies from the environment** (`HTTP_PROXY` and friends): the
+//!   stages would describe a connection to somewhere else;
+//! * **decompress in a way that rewrites headers** (dropping
+//!   `Content-Encoding` or `Content-Length`): the response must be what the
+//!   server sent, or framing, byte counts and records stop agreeing.
+//!
+//! # How timeouts and cancellation reach the engine
+//!
+//! The core owns the attempt timeout and the call deadline; an engine sets
+//! no timer of its own that fires first. When time is up, the core
+//! classifies a [`EngineSignal::TimedOut`] failure from the progress **at
+//! that moment**, whatever stage the engine's own error would have named.
+//!
+//! * An async [`Engine`]'s `send` future (and the response body) is simply
+//!   dropped at the deadline, as it is when the caller cancels the call.
+//! * A [`BlockingEngine`] cannot be interrupted: it bounds every blocking
+//!   operation (connect, handshake, each read and write, response body
+//!   reads included) by [`AttemptContext::deadline`] and reports
+//!   `TimedOut` when it runs out.
+//!
+//! An abandoned attempt is over for the core: it **seals** the progress and
+//! classifies from the snapshot taken at the seal. From then on
+//! [`Progress::start_write`] refuses; the adapter fails that write with
+//! [`AttemptSealed::into_io_error`](crate::progress::AttemptSealed::into_io_error),
+//! so the connection writes nothing more for the attempt, and discards the
+//! connection instead of returning it to a pool. The next attempt gets a
+//! fresh record, which a late hook of the old one can no longer change.
+//!
+//! # What the core guarantees in return
+//!
+//! * Each `send` is one attempt with its own fresh [`Progress`]; a retry is
+//!   a new `send` with a higher [`AttemptContext::resend_count`]. When
+//!   [`AttemptContext::requires_fresh_connection`] is set (the retry after
+//!   a 421 Misdirected Request), the attempt must not run on a pooled
+//!   connection, and a connection that answered 421 must not be reused.
+//! * The request is complete: absolute URI, the caller's headers and the
+//!   `Idempotency-Key` when one is used. A one-shot body is handed over once
+//!   and never again; a replayable body is a cheap clone per attempt.
+//! * The attempt already passed the circuit breaker, rate limiter and
+//!   bulkhead; the engine never sees a rejected attempt.
+//! * Classification, decision, observation and the retry loop are the
+//!   core's: two engines reporting the same signal at the same progress get
+//!   the same record, which is what the conformance suite checks.
+//! * Engine-independent helpers are shared: [`HostOverrides`] (name
+//!   resolution every adapter honours), [`ConnectFailures`] (which failure
+//!   of a multi-address connect surfaces) and [`crate::errors`] (the error
+//!   chain walk and the I/O kind mapping every classifier uses).
 
 use std::fmt;
 use std::io::Read;
@@ -210,6 +332,13 @@ impl http_body::Body for AttemptBody {
 
 /// An async HTTP engine: executes one attempt.
 ///
+/// `send` enters the stages and feeds the progress as the
+/// [module docs](self) say, returns the response at its head, and reports a
+/// failure as the signal its classifier translated. It never retries,
+/// follows redirects or sets its own timers: the core drops the future when
+/// the attempt's time is up, and classifies from the progress at that
+/// moment.
+///
 /// ```
 /// use evident_core::engine::*;
 /// use evident_core::{AttemptStage, EngineSignal};
@@ -292,6 +421,44 @@ impl fmt::Debug for dyn BlockingResponseBody {
 }
 
 /// A blocking HTTP engine: executes one attempt on the calling thread.
+///
+/// The contract is the async one (see the [module docs](self)), with one
+/// difference: a blocking call cannot be interrupted, so the engine bounds
+/// every connect, handshake, read and write (response body reads included)
+/// by [`AttemptContext::deadline`] and reports [`EngineSignal::TimedOut`]
+/// when it runs out.
+///
+/// ```
+/// use evident_core::client::blocking::{Body, Client};
+/// use evident_core::client::CallOptions;
+/// use evident_core::engine::*;
+/// use evident_core::{AttemptStage, EngineSignal, ExecutionEvidence};
+///
+/// /// An engine whose every connection is refused.
+/// struct Refusing;
+///
+/// impl BlockingEngine for Refusing {
+///     fn name(&self) -> &'static str {
+///         "refusing"
+///     }
+///     fn send(
+///         &self,
+///         _request: http::Request<BlockingAttemptBody>,
+///         attempt: &AttemptContext,
+///     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
+///         // Entered before the step that fails: the refusal is pre-write.
+///         attempt.progress().enter(AttemptStage::Connect);
+///         Err(EngineFailure::signal_only(EngineSignal::ConnectionRefused))
+///     }
+/// }
+///
+/// let client = Client::new(Refusing);
+/// let request = http::Request::post("http://127.0.0.1:9/orders").body(Body::Empty).unwrap();
+/// let error = client.execute(request, CallOptions::new()).unwrap_err();
+/// // Proven not sent, so even a POST was retried until attempts ran out.
+/// assert!(error.attempts().len() > 1);
+/// assert!(error.attempts().iter().all(|a| a.evidence == Some(ExecutionEvidence::NotSent)));
+/// ```
 pub trait BlockingEngine: Send + Sync + 'static {
     /// The engine's name, as the conformance matrix shows it.
     fn name(&self) -> &'static str;

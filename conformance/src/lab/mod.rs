@@ -8,11 +8,16 @@
 //! * [`Http1Server`] — HTTP/1.1 (plain or TLS) driven by a script of
 //!   [`Http1Behaviour`]s: answer, close, reset, never answer, partial or
 //!   malformed heads, short or stalled bodies, a reset mid-upload, a
-//!   keep-alive connection closed while idle.
+//!   keep-alive connection closed while idle, a server that stops reading
+//!   mid-upload.
 //! * [`Http2Server`] — HTTP/2 (h2c or TLS) with [`Http2Behaviour`]s:
-//!   `REFUSED_STREAM`, GOAWAY above or covering the stream, bare resets.
+//!   `REFUSED_STREAM` (before or after the response head, or after the
+//!   request body), GOAWAY above or covering the stream (with or without an
+//!   error code), bare resets.
 //! * [`TlsFaultServer`] — an untrusted certificate, a handshake closed
 //!   after the ClientHello.
+//! * [`NeverReadsServer`] — accepts and never reads: a large head never
+//!   fully leaves the client.
 //! * [`ConnectTimeoutServer`] — connects that hang in SYN-SENT;
 //!   [`refused_addr`] — connects that are refused.
 //! * [`TestPki`] — the CA a client trusts, generated once per process.
@@ -63,5 +68,5 @@ pub use ledger::{
 pub use pki::{ALPN_H2, ALPN_HTTP1, SERVER_NAMES, ServerIdentity, TestPki};
 pub use reply::Reply;
 pub use server::{DEFAULT_LIFETIME, LabServer};
-pub use tcp::ConnectTimeoutServer;
+pub use tcp::{ConnectTimeoutServer, NeverReadsServer};
 pub use tls::{TlsFault, TlsFaultServer};

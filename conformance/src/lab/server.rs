@@ -118,6 +118,9 @@ impl Drop for LabServer {
 pub(crate) struct Listen {
     pub(crate) addr: SocketAddr,
     pub(crate) lifetime: Duration,
+    /// `SO_RCVBUF` for accepted connections (set on the listener, which
+    /// they inherit); `None` keeps the kernel's autotuning.
+    pub(crate) receive_buffer: Option<usize>,
 }
 
 impl Default for Listen {
@@ -125,6 +128,7 @@ impl Default for Listen {
         Self {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             lifetime: DEFAULT_LIFETIME,
+            receive_buffer: None,
         }
     }
 }
@@ -205,10 +209,16 @@ pub(crate) fn loopback_socket(addr: SocketAddr) -> io::Result<socket2::Socket> {
     Ok(socket)
 }
 
-/// Binds a tokio listener on the loopback `addr`.
-pub(crate) fn bind(addr: SocketAddr) -> io::Result<TcpListener> {
+/// Binds a tokio listener as `listen` says.
+pub(crate) fn bind(listen: &Listen) -> io::Result<TcpListener> {
     let _ = runtime()?;
-    let socket = loopback_socket(addr)?;
+    let socket = loopback_socket(listen.addr)?;
+    if let Some(bytes) = listen.receive_buffer {
+        // Set before `listen`, so accepted sockets inherit it and their
+        // window never grows past it (a fixed SO_RCVBUF turns autotuning
+        // off).
+        socket.set_recv_buffer_size(bytes)?;
+    }
     socket.listen(LISTEN_BACKLOG)?;
     socket.set_nonblocking(true)?;
     TcpListener::from_std(socket.into())

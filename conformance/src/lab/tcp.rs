@@ -9,10 +9,11 @@
 
 use std::io;
 use std::net::{SocketAddr, TcpStream};
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::ledger::Ledger;
-use super::server::{LabServer, Listen, loopback_socket, runtime};
+use super::server::{LabServer, Listen, accept_loop, bind, loopback_socket, runtime};
 
 /// Accept-queue length requested: the smallest possible (Linux then still
 /// queues one connection).
@@ -106,5 +107,84 @@ impl ConnectTimeoutServer {
             drop((socket, fillers));
         });
         Ok(LabServer::new(addr, Ledger::new(), false, stop_tx))
+    }
+}
+
+/// Receive buffer of a [`NeverReadsServer`]'s connections: the kernel's
+/// smallest useful window, so almost nothing a client writes is absorbed.
+const NEVER_READS_RECEIVE_BUFFER: usize = 4 * 1024;
+
+/// Builder for a server that accepts connections and never reads from
+/// them (its receive buffer fixed small): a client's write blocks as soon
+/// as its own send buffer is full, so a large enough request head never
+/// fully leaves the client. The ledger counts connections, never a request.
+///
+/// ```
+/// use evident_conformance::lab::NeverReadsServer;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// let server = NeverReadsServer::new().start()?;
+/// let _stream = tokio::net::TcpStream::connect(server.addr()).await?;
+/// assert_eq!(server.ledger().requests(), 0);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct NeverReadsServer {
+    listen: Listen,
+}
+
+impl Default for NeverReadsServer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NeverReadsServer {
+    /// A server on `127.0.0.1` with a free port.
+    pub fn new() -> Self {
+        Self {
+            listen: Listen {
+                receive_buffer: Some(NEVER_READS_RECEIVE_BUFFER),
+                ..Listen::default()
+            },
+        }
+    }
+
+    /// Listen on this loopback address (port 0 picks a free port).
+    pub fn bind(mut self, addr: SocketAddr) -> Self {
+        self.listen.addr = addr;
+        self
+    }
+
+    /// Stop by itself after `lifetime`.
+    pub fn lifetime(mut self, lifetime: Duration) -> Self {
+        self.listen.lifetime = lifetime;
+        self
+    }
+
+    /// Binds and starts accepting on the current tokio runtime.
+    ///
+    /// # Errors
+    ///
+    /// If the address is not loopback, cannot be bound, or no runtime is
+    /// entered.
+    pub fn start(self) -> io::Result<LabServer> {
+        let handle = runtime()?;
+        let listener = bind(&self.listen)?;
+        let addr = listener.local_addr()?;
+        let ledger = Ledger::new();
+        let (stop_tx, stop) = self.listen.stop_channel();
+        let handler = Arc::new(
+            |stream: tokio::net::TcpStream, _connection: u64| async move {
+                // Held, never read, until the server stops (accept_loop bounds
+                // this task by the stop signal).
+                let _held = stream;
+                std::future::pending::<()>().await;
+            },
+        );
+        handle.spawn(accept_loop(listener, ledger.clone(), stop, handler));
+        Ok(LabServer::new(addr, ledger, false, stop_tx))
     }
 }

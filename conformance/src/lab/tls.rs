@@ -85,7 +85,7 @@ impl TlsFaultServer {
                 .start(),
             TlsFault::ClosedDuringHandshake => {
                 let handle = runtime()?;
-                let listener = bind(self.listen.addr)?;
+                let listener = bind(&self.listen)?;
                 let addr = listener.local_addr()?;
                 let ledger = Ledger::new();
                 let (stop_tx, stop) = self.listen.stop_channel();

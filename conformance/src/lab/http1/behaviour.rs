@@ -91,6 +91,16 @@ pub enum Http1Behaviour {
         /// Body bytes read before the reset.
         after_bytes: usize,
     },
+    /// Read the head and `after_bytes` raw body bytes (answering `Expect:
+    /// 100-continue` first if asked), then stop reading and hold the
+    /// connection open, so the client's write blocks once the socket
+    /// buffers are full. Never executed. Pair it with
+    /// [`Http1Server::receive_buffer`](super::Http1Server::receive_buffer)
+    /// and a body larger than the client's send buffer.
+    StopReadingMidBody {
+        /// Body bytes read before the server stops reading.
+        after_bytes: usize,
+    },
 }
 
 impl Http1Behaviour {

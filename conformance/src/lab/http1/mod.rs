@@ -104,6 +104,15 @@ impl Http1Server {
         self
     }
 
+    /// Fix the receive buffer (`SO_RCVBUF`) of every accepted connection
+    /// to `bytes`, turning the kernel's autotuning off. On loopback the
+    /// autotuned window can grow to tens of megabytes, so a server that
+    /// stops reading would otherwise swallow a whole upload.
+    pub fn receive_buffer(mut self, bytes: usize) -> Self {
+        self.listen.receive_buffer = Some(bytes);
+        self
+    }
+
     /// Binds and starts serving on the current tokio runtime.
     ///
     /// # Errors
@@ -112,7 +121,7 @@ impl Http1Server {
     /// entered.
     pub fn start(self) -> io::Result<LabServer> {
         let handle = runtime()?;
-        let listener = bind(self.listen.addr)?;
+        let listener = bind(&self.listen)?;
         let addr = listener.local_addr()?;
         let ledger = Ledger::new();
         let (stop_tx, stop) = self.listen.stop_channel();
@@ -220,18 +229,26 @@ async fn act(
             ledger.execute(index, EXECUTED_STATUS);
         }
     };
-    if let Http1Behaviour::CloseDuringRequestBody { after_bytes } = behaviour {
+    if let Http1Behaviour::CloseDuringRequestBody { after_bytes }
+    | Http1Behaviour::StopReadingMidBody { after_bytes } = behaviour
+    {
         if head.expects_continue {
             wire.send(b"HTTP/1.1 100 Continue\r\n\r\n").await?;
         }
         // Never wait for more body than the client announced, or a short
-        // body would leave both sides waiting instead of meeting the reset.
+        // body would leave both sides waiting instead of meeting the fault.
         let limit = match head.framing {
             Framing::Empty => 0,
             Framing::Length(n) => n.min(*after_bytes as u64),
             Framing::Chunked => *after_bytes as u64,
         };
         wire.discard_raw(limit).await?;
+        if matches!(behaviour, Http1Behaviour::StopReadingMidBody { .. }) {
+            // Read nothing more: held until the server stops.
+            let _held = wire;
+            context.stop.wait().await;
+            return Ok(Next::Done);
+        }
         // Unread body bytes would turn a close into a RST anyway; saying so
         // explicitly makes the client's view the same on every kernel.
         wire.conn.reset();
@@ -343,7 +360,8 @@ async fn act(
             hold(wire, &context.stop).await;
             Ok(Next::Done)
         }
-        Http1Behaviour::CloseDuringRequestBody { .. } => Ok(Next::Done),
+        Http1Behaviour::CloseDuringRequestBody { .. }
+        | Http1Behaviour::StopReadingMidBody { .. } => Ok(Next::Done),
     }
 }
 

@@ -19,11 +19,32 @@ pub enum Http2Behaviour {
     /// (RFC 9113 §8.7: the request was not processed). The connection stays
     /// usable.
     RefusedStream,
+    /// Read the whole request body first, then reset the stream with
+    /// `REFUSED_STREAM`, without executing. The request has fully left the
+    /// client, so only the protocol can prove it was not processed.
+    RefusedStreamAfterBody,
+    /// Send the response head (`200`, body still to come) and a few body
+    /// bytes, then reset the stream with `REFUSED_STREAM`; then GOAWAY
+    /// covering the stream, and close. The head proves the server acted,
+    /// so the later refusal proves nothing about processing. Meant for
+    /// bodyless requests: the request body is not read first.
+    RespondHeadThenRefusedStream {
+        /// Count an execution before answering.
+        execute: bool,
+    },
     /// Send GOAWAY (`NO_ERROR`) whose last-stream-id is the highest stream
     /// received on this connection *before* this one (0 if none), so this
     /// stream is provably unprocessed; then close the connection. Never
     /// executed. The server keeps accepting new connections.
     GoAwayAboveLastStreamId,
+    /// Like [`Http2Behaviour::GoAwayAboveLastStreamId`], but the GOAWAY
+    /// carries the error code `reason` (a connection error, RFC 9113
+    /// §5.4.1): the stream above the last-stream-id is still provably
+    /// unprocessed (§6.8).
+    GoAwayWithErrorAboveLastStreamId {
+        /// The GOAWAY's error code, e.g. `Reason::INTERNAL_ERROR`.
+        reason: Reason,
+    },
     /// Send GOAWAY (`NO_ERROR`) whose last-stream-id is this stream, then
     /// close the connection without answering: the outcome is ambiguous.
     GoAwayCoveringStreamThenClose {

@@ -117,7 +117,7 @@ impl Http2Server {
     /// entered.
     pub fn start(self) -> io::Result<LabServer> {
         let handle = runtime()?;
-        let listener = bind(self.listen.addr)?;
+        let listener = bind(&self.listen)?;
         let addr = listener.local_addr()?;
         let ledger = Ledger::new();
         let (stop_tx, stop) = self.listen.stop_channel();
@@ -147,10 +147,11 @@ struct Context {
     stop: Stop,
 }
 
-/// A GOAWAY the lab writes itself.
+/// A GOAWAY the lab writes itself, after the raw frames in `before`.
 struct GoAway {
     last_stream_id: u32,
     reason: Reason,
+    before: Vec<u8>,
 }
 
 async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Context>) {
@@ -188,6 +189,13 @@ async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Conte
                 );
             }
             Http2Behaviour::RefusedStream => respond.send_reset(Reason::REFUSED_STREAM),
+            Http2Behaviour::RefusedStreamAfterBody => {
+                spawn_bounded(&context.stop, async move {
+                    if drain_body(request.into_body()).await.is_ok() {
+                        respond.send_reset(Reason::REFUSED_STREAM);
+                    }
+                });
+            }
             Http2Behaviour::ResetStream { reason, execute } => {
                 let (reason, execute, ledger) = (*reason, *execute, context.ledger.clone());
                 spawn_bounded(&context.stop, async move {
@@ -213,6 +221,28 @@ async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Conte
                 break GoAway {
                     last_stream_id: last_received,
                     reason: Reason::NO_ERROR,
+                    before: Vec::new(),
+                };
+            }
+            Http2Behaviour::GoAwayWithErrorAboveLastStreamId { reason } => {
+                break GoAway {
+                    last_stream_id: last_received,
+                    reason: *reason,
+                    before: Vec::new(),
+                };
+            }
+            Http2Behaviour::RespondHeadThenRefusedStream { execute } => {
+                if *execute {
+                    context.ledger.execute(index, EXECUTED_STATUS);
+                }
+                // h2's `send_reset` drops whatever the stream still has
+                // queued, the head included, so the lab writes these frames
+                // itself, in order, and then ends the connection like the
+                // GOAWAY behaviours (the stream was answered: it is covered).
+                break GoAway {
+                    last_stream_id: stream_id,
+                    reason: Reason::NO_ERROR,
+                    before: frames::head_then_refused_stream(stream_id),
                 };
             }
             Http2Behaviour::GoAwayCoveringStreamThenClose { execute } => {
@@ -222,6 +252,7 @@ async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Conte
                 break GoAway {
                     last_stream_id: stream_id,
                     reason: Reason::NO_ERROR,
+                    before: Vec::new(),
                 };
             }
         }
@@ -262,7 +293,11 @@ fn arrival(request: &Request<RecvStream>, connection: u64, stream_id: u32) -> Ar
 }
 
 async fn write_go_away_and_close(mut raw: SharedIo<Conn>, go_away: GoAway, stop: &Stop) {
-    let frame = frames::go_away(go_away.last_stream_id, go_away.reason.into());
+    let mut frame = go_away.before;
+    frame.extend_from_slice(&frames::go_away(
+        go_away.last_stream_id,
+        go_away.reason.into(),
+    ));
     if raw.write_all(&frame).await.is_err() || raw.flush().await.is_err() {
         return;
     }
