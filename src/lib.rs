@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `hyper` | `evident::hyper::client()?` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq::client()?` | ureq 3 (blocking, HTTP/1.1) |
+//! | `reqwest` | `Client::new(evident::reqwest::ReqwestEngine::builder().build()?)` | reqwest 0.13 (async, HTTP/1.1 and HTTP/2) |
 //! | `isahc` | `Client::new(evident::isahc::IsahcEngine::builder().build()?)` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
 //!
 //! For anything beyond the defaults, build the engine
@@ -195,6 +196,10 @@ pub mod ureq {
         Ok(crate::blocking::Client::new(UreqEngine::builder().build()?))
     }
 }
+
+/// The reqwest engine (feature `reqwest`).
+#[cfg(feature = "reqwest")]
+pub use evident_reqwest as reqwest;
 
 /// The isahc (libcurl) engine (feature `isahc`).
 #[cfg(feature = "isahc")]

@@ -1,6 +1,6 @@
 //! The engines built into the runner, chosen by the crate's features
-//! (`hyper` and `ureq` by default; `isahc` on request, since libcurl builds
-//! from source).
+//! (all on by default; pick one with `--no-default-features --features
+//! <engine>`).
 
 use crate::harness::Driver;
 #[cfg(any(feature = "ureq", feature = "isahc"))]
@@ -45,6 +45,46 @@ pub fn ureq() -> Driver {
     )
 }
 
+/// Why the reqwest engine cannot see a GOAWAY that covered its stream.
+#[cfg(feature = "reqwest")]
+const REQWEST_COVERED_GOAWAY: &str = "a stream at or below the GOAWAY's last-stream-id fails \
+    later with an I/O error, and hyper turns an h2::Error carrying I/O into a plain I/O error \
+    (hyper::Error::new_h2), dropping the GOAWAY; reqwest's sealed connection type leaves no \
+    place to watch frames. The evidence (sent_no_response) and the decision are the same. \
+    Closed by hyper keeping the h2::Error as the I/O error's source, or by reqwest letting a \
+    connector layer wrap the I/O";
+
+/// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
+#[cfg(feature = "reqwest")]
+pub fn reqwest() -> Driver {
+    use crate::harness::KnownGap;
+    use evident_core::FailureCategory as C;
+    use std::sync::Arc;
+    let covered = |scenario| {
+        KnownGap::category(
+            scenario,
+            C::GoAway,
+            C::ConnectionClosed,
+            REQWEST_COVERED_GOAWAY,
+        )
+    };
+    Driver::asynchronous("reqwest", |env| {
+        let mut builder = evident_reqwest::ReqwestEngine::builder()
+            .root_certificates(env.roots.clone())
+            .host_overrides(env.overrides.clone());
+        if env.http2_prior_knowledge {
+            builder = builder.http2_prior_knowledge();
+        }
+        Arc::new(
+            builder
+                .build()
+                .expect("the lab's reqwest configuration is valid"),
+        )
+    })
+    .known_gap(covered("h2_goaway_covering_stream"))
+    .known_gap(covered("h2_goaway_covering_stream_idempotent"))
+}
+
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
 /// attempt so that libcurl cannot re-send a request on its own).
 #[cfg(feature = "isahc")]
@@ -80,6 +120,8 @@ pub fn built_in() -> Vec<Driver> {
         hyper(),
         #[cfg(feature = "ureq")]
         ureq(),
+        #[cfg(feature = "reqwest")]
+        reqwest(),
         #[cfg(feature = "isahc")]
         isahc(),
     ]

@@ -46,16 +46,33 @@ impl Matrix {
         (passed, ran, skipped)
     }
 
-    /// Whether any cell failed.
+    /// Whether any cell failed (a declared gap is not a failure).
     pub fn has_failures(&self) -> bool {
-        let (passed, ran, _) = self.counts();
-        passed != ran
+        self.rows
+            .iter()
+            .flat_map(|(_, cells)| cells)
+            .any(|c| matches!(c.status, CellStatus::Fail(_)))
     }
 
-    /// The summary line: `parity: N/M cells identical (K skipped)`.
+    /// How many cells differ exactly as their engine declared.
+    pub fn named_gaps(&self) -> usize {
+        self.rows
+            .iter()
+            .flat_map(|(_, cells)| cells)
+            .filter(|c| matches!(c.status, CellStatus::Gap(_)))
+            .count()
+    }
+
+    /// The summary line: `parity: N/M cells identical (K skipped)`, with
+    /// the named gaps when there are any.
     pub fn summary(&self) -> String {
         let (passed, ran, skipped) = self.counts();
-        format!("parity: {passed}/{ran} cells identical ({skipped} skipped)")
+        match self.named_gaps() {
+            0 => format!("parity: {passed}/{ran} cells identical ({skipped} skipped)"),
+            gaps => format!(
+                "parity: {passed}/{ran} cells identical ({gaps} named gaps, {skipped} skipped)"
+            ),
+        }
     }
 
     /// What the row's cells say together: `identical` when at least two
@@ -69,8 +86,16 @@ impl Matrix {
             .zip(cells)
             .filter(|(_, c)| c.status.ran())
             .collect();
-        if ran.iter().any(|(_, c)| c.status != CellStatus::Pass) {
+        if ran
+            .iter()
+            .any(|(_, c)| matches!(c.status, CellStatus::Fail(_)))
+        {
             "**FAIL**".to_owned()
+        } else if ran
+            .iter()
+            .any(|(_, c)| matches!(c.status, CellStatus::Gap(_)))
+        {
+            "named gap".to_owned()
         } else if ran.len() >= 2 {
             "✓ identical".to_owned()
         } else if let Some((engine, _)) = ran.first() {
@@ -96,6 +121,7 @@ impl Matrix {
         }
         out.push_str("---|\n");
         let mut skipped = Vec::new();
+        let mut gaps = Vec::new();
         let mut failures = Vec::new();
         for (scenario, cells) in &self.rows {
             out.push_str(&format!("| {} |", scenario.name));
@@ -105,6 +131,10 @@ impl Matrix {
                     CellStatus::Skipped(reason) => {
                         skipped.push(format!("- {} / {engine}: {reason}", scenario.name));
                         "skipped".to_owned()
+                    }
+                    CellStatus::Gap(gap) => {
+                        gaps.push(format!("- {} / {engine}: {gap}", scenario.name));
+                        format!("gap {}", short_form(cell))
                     }
                     CellStatus::Fail(diff) => {
                         failures.push(format!("- **{} / {engine}**: {diff}", scenario.name));
@@ -123,6 +153,13 @@ impl Matrix {
         if !skipped.is_empty() {
             out.push_str("\nSkipped (gaps: the engine lacks what the scenario needs):\n\n");
             out.push_str(&skipped.join("\n"));
+            out.push('\n');
+        }
+        if !gaps.is_empty() {
+            out.push_str(
+                "\nNamed gaps (the engine cannot see one fact; everything else matches):\n\n",
+            );
+            out.push_str(&gaps.join("\n"));
             out.push('\n');
         }
         if !failures.is_empty() {
@@ -153,6 +190,7 @@ impl Matrix {
                         CellStatus::Pass => ("pass", Value::Null),
                         CellStatus::Skipped(r) => ("skipped", Value::String(r.clone())),
                         CellStatus::Fail(d) => ("fail", Value::String(d.clone())),
+                        CellStatus::Gap(g) => ("gap", Value::String(g.clone())),
                     };
                     let records: Vec<Value> = cell
                         .records
@@ -355,6 +393,26 @@ mod tests {
         let gaps = md.split("Skipped (gaps").nth(1).expect("gaps are listed");
         assert!(gaps.contains("/ b: needs HTTP/2: no"), "{md}");
         assert!(md.contains("call 0 attempt 0: differs"), "{md}");
+    }
+
+    #[test]
+    fn a_named_gap_is_listed_with_its_reason_and_is_neither_identical_nor_a_failure() {
+        let mut m = matrix();
+        m.rows[1].1[0].status = CellStatus::Gap("named gap: `go_away` is seen as `x`".into());
+        assert!(!m.has_failures());
+        assert_eq!(m.counts(), (3, 4, 2));
+        assert_eq!(
+            m.summary(),
+            "parity: 3/4 cells identical (1 named gaps, 2 skipped)"
+        );
+        let md = m.markdown();
+        assert!(
+            md.contains("| gap 200 · 2 exec | skipped | named gap |"),
+            "{md}"
+        );
+        let gaps = md.split("Named gaps").nth(1).expect("gaps are listed");
+        assert!(gaps.contains("is seen as `x`"), "{md}");
+        assert_eq!(m.json()["scenarios"][1]["cells"]["a"]["status"], "gap");
     }
 
     #[test]

@@ -139,7 +139,7 @@ pub fn run_tests(
             .iter()
             .any(|d| selected.contains(&test_name(d.name(), s.name)))
     });
-    let (mut passed, mut skipped, mut failures) = (0, 0, Vec::new());
+    let (mut passed, mut skipped, mut gaps, mut failures) = (0, 0, 0, Vec::new());
     for (scenario, cells) in &matrix.rows {
         for (engine, cell) in matrix.engines.iter().zip(cells) {
             let name = test_name(engine, scenario.name);
@@ -159,6 +159,10 @@ pub fn run_tests(
                     let _ = writeln!(out, "test {name} ... FAILED");
                     failures.push((name, describe_failure(engine, scenario, cell, diff)));
                 }
+                CellStatus::Gap(gap) => {
+                    gaps += 1;
+                    let _ = writeln!(out, "test {name} ... {gap}");
+                }
             }
         }
     }
@@ -175,7 +179,7 @@ pub fn run_tests(
     let verdict = if failures.is_empty() { "ok" } else { "FAILED" };
     let _ = writeln!(
         out,
-        "\ntest result: {verdict}. {passed} passed; {} failed; {skipped} skipped; {} filtered out\n",
+        "\ntest result: {verdict}. {passed} passed; {} failed; {skipped} skipped; {gaps} named gaps; {} filtered out\n",
         failures.len(),
         total - selected.len()
     );

@@ -138,6 +138,22 @@ impl TlsOptions {
         Ok(self)
     }
 
+    /// Trust exactly the DER certificates `ders` and nothing else: the
+    /// compiled-in, system and previously added roots are dropped, the
+    /// client identity is kept. What an engine builder's
+    /// `root_certificates(ders)` means on every engine.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::add_root_der`].
+    pub fn with_only_roots(self, ders: Vec<Vec<u8>>) -> Result<Self, ConfigError> {
+        let exact = TlsOptions {
+            extra_roots: Vec::new(),
+            ..self.without_default_roots()
+        };
+        ders.into_iter().try_fold(exact, TlsOptions::add_root_der)
+    }
+
     /// Also trust every `CERTIFICATE` in `pem` (a CA bundle, as the files
     /// under `/etc/ssl` are written). Other PEM sections are skipped.
     ///

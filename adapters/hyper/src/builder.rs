@@ -205,7 +205,11 @@ impl HyperEngineBuilder {
         } else {
             &[ALPN_H2, ALPN_HTTP1]
         };
-        let tls = tls_options(self.tls, self.root_certificates)?.client_config(alpn)?;
+        let tls = match self.root_certificates {
+            Some(ders) => self.tls.with_only_roots(ders)?,
+            None => self.tls,
+        }
+        .client_config(alpn)?;
         Ok(HyperEngine::from_config(Config {
             tls: Arc::new(tls),
             host_overrides: self.host_overrides,
@@ -233,28 +237,6 @@ fn positive(field: &'static str, value: Duration) -> Result<Duration, ConfigErro
 /// Whether ALPN chose HTTP/2.
 pub(crate) fn is_h2(alpn: Option<&[u8]>) -> bool {
     alpn == Some(ALPN_H2)
-}
-
-/// The options with [`HyperEngineBuilder::root_certificates`] applied.
-fn tls_options(
-    options: TlsOptions,
-    exact_roots: Option<Vec<Vec<u8>>>,
-) -> Result<TlsOptions, ConfigError> {
-    match exact_roots {
-        None => Ok(options),
-        Some(ders) => {
-            let identity = options.client_identity().cloned();
-            let mut exact = ders
-                .into_iter()
-                .try_fold(TlsOptions::new().without_default_roots(), |o, der| {
-                    o.add_root_der(der)
-                })?;
-            if let Some(identity) = identity {
-                exact = exact.identity(identity);
-            }
-            Ok(exact)
-        }
-    }
 }
 
 #[cfg(test)]

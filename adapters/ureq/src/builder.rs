@@ -127,7 +127,11 @@ impl UreqEngineBuilder {
             ));
         }
         // HTTP/1.1 only: ureq speaks nothing else.
-        let tls = tls_options(self.tls, self.root_certificates)?.client_config(&[ALPN_HTTP1])?;
+        let tls = match self.root_certificates {
+            Some(ders) => self.tls.with_only_roots(ders)?,
+            None => self.tls,
+        }
+        .client_config(&[ALPN_HTTP1])?;
 
         let config = ureq::config::Config::builder()
             // The core decides retries from statuses; ureq must not turn
@@ -151,28 +155,6 @@ impl UreqEngineBuilder {
             OverrideResolver::new(self.host_overrides),
         );
         Ok(UreqEngine::from_agent(agent))
-    }
-}
-
-/// The options with [`UreqEngineBuilder::root_certificates`] applied.
-fn tls_options(
-    options: TlsOptions,
-    exact_roots: Option<Vec<Vec<u8>>>,
-) -> Result<TlsOptions, ConfigError> {
-    match exact_roots {
-        None => Ok(options),
-        Some(ders) => {
-            let identity = options.client_identity().cloned();
-            let mut exact = ders
-                .into_iter()
-                .try_fold(TlsOptions::new().without_default_roots(), |o, der| {
-                    o.add_root_der(der)
-                })?;
-            if let Some(identity) = identity {
-                exact = exact.identity(identity);
-            }
-            Ok(exact)
-        }
     }
 }
 

@@ -1,0 +1,266 @@
+//! The reqwest engine's classifier: reqwest, hyper-util, hyper, h2, rustls
+//! and I/O errors in, one [`EngineSignal`] out.
+//!
+//! Like every engine classifier it only *translates*; what a signal proves
+//! about execution is decided by [`evident_core::classify()`] from the
+//! signal and the attempt's progress.
+//!
+//! # Walking the chain
+//!
+//! A failed reqwest call is a `reqwest::Error` whose source is hyper-util's
+//! `client::legacy::Error`, whose source is either the connector's error
+//! (resolver, TCP, TLS) or a `hyper::Error`, which may wrap an `h2::Error`
+//! or an `io::Error`, which may wrap a `rustls::Error`. The walk follows
+//! `source()`, `io::Error::get_ref()` (which `source()` skips) and
+//! `h2::Error::get_io()` ([`evident_core::errors::chain`]).
+//!
+//! # The rules, most specific first
+//!
+//! | found in the chain | signal |
+//! | --- | --- |
+//! | our request body failed | [`EngineSignal::RequestBody`] |
+//! | our resolver failed | its signal ([`EngineSignal::NameNotFound`] for a name that does not exist) |
+//! | h2: remote `RST_STREAM(REFUSED_STREAM)`, or remote GOAWAY with `REFUSED_STREAM` | [`EngineSignal::Http2RefusedStream`] |
+//! | h2: remote GOAWAY error (h2 gives it exactly to streams above the last-stream-id) | [`EngineSignal::Http2GoAway`]`(`[`GoAwayScope::StreamExcluded`]`)` |
+//! | h2: GOAWAY raised by h2 itself | [`EngineSignal::Protocol`] |
+//! | h2: any other stream reset | [`EngineSignal::Http2StreamReset`] |
+//! | rustls `InvalidCertificate(..)` | [`EngineSignal::TlsCertificate`] |
+//! | any other error while connecting, once the TLS handshake started | [`EngineSignal::TlsHandshake`] |
+//! | hyper `is_parse*` | [`EngineSignal::Protocol`] |
+//! | hyper `is_incomplete_message` | [`EngineSignal::ConnectionClosed`] |
+//! | hyper `is_canceled` (hyper 1.12 creates it only when it hands the request back unwritten) | [`EngineSignal::CancelledUnsent`] |
+//! | I/O `BrokenPipe` on HTTP/2 (h2's report of the peer's EOF to every open stream) | [`EngineSignal::ConnectionClosed`] |
+//! | I/O `ConnectionRefused` while connecting | [`EngineSignal::ConnectionRefused`] |
+//! | other I/O | [`evident_core::errors::io_signal`] |
+//! | anything else | [`EngineSignal::Other`] |
+//!
+//! # What this classifier cannot see
+//!
+//! A stream at or below a GOAWAY's last-stream-id fails later, when the
+//! connection closes, with an I/O error: hyper turns an `h2::Error` that
+//! carries I/O into a plain I/O error and drops the GOAWAY
+//! (`hyper::Error::new_h2`), so the GOAWAY that covered the stream is
+//! invisible here. The failure is reported as the closed connection it
+//! looks like; the evidence is the same ambiguous `SentNoResponse`.
+
+use std::error::Error as StdError;
+use std::io;
+
+use evident_core::errors::{self, RequestBodyError};
+use evident_core::{EngineSignal, GoAwayScope};
+
+use crate::hooks::ResolveError;
+
+/// Where in the attempt an error was raised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ErrorSite {
+    /// Finding a connection (hyper-util's `Error::is_connect()`): resolve,
+    /// TCP connect, TLS handshake.
+    Connect {
+        /// Whether the TLS handshake had started (rustls asked for a
+        /// session to resume) for this attempt.
+        tls_started: bool,
+    },
+    /// A request on an established connection.
+    Exchange {
+        /// Whether the connection speaks HTTP/2.
+        http2: bool,
+    },
+}
+
+/// Translates an error raised at `site` into a signal.
+///
+/// ```
+/// use std::io;
+/// use evident_core::EngineSignal;
+/// use evident_reqwest::classify::{ErrorSite, classify};
+///
+/// let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
+/// let connecting = ErrorSite::Connect { tls_started: false };
+/// assert_eq!(classify(&refused, connecting), EngineSignal::ConnectionRefused);
+///
+/// let eof = io::Error::from(io::ErrorKind::UnexpectedEof);
+/// let handshaking = ErrorSite::Connect { tls_started: true };
+/// assert_eq!(classify(&eof, handshaking), EngineSignal::TlsHandshake);
+/// ```
+pub fn classify(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSignal {
+    if find::<RequestBodyError>(error).is_some() {
+        return EngineSignal::RequestBody;
+    }
+    if let Some(e) = find::<ResolveError>(error) {
+        return e.signal;
+    }
+    if let Some(e) = find::<h2::Error>(error) {
+        return h2_signal(e, site);
+    }
+    let connecting = matches!(site, ErrorSite::Connect { .. });
+    if let Some(e) = find::<rustls::Error>(error) {
+        return evident_core::tls::rustls_signal(e, connecting);
+    }
+    if site == (ErrorSite::Connect { tls_started: true }) {
+        return EngineSignal::TlsHandshake;
+    }
+    let hyper_error = find::<hyper::Error>(error);
+    if let Some(e) = hyper_error {
+        if e.is_parse() || e.is_parse_status() {
+            return EngineSignal::Protocol;
+        }
+        if e.is_incomplete_message() {
+            return EngineSignal::ConnectionClosed;
+        }
+        if e.is_canceled() {
+            return EngineSignal::CancelledUnsent;
+        }
+    }
+    if let Some(e) = find::<io::Error>(error) {
+        return io_signal(e.kind(), site);
+    }
+    EngineSignal::Other
+}
+
+fn h2_signal(e: &h2::Error, site: ErrorSite) -> EngineSignal {
+    let refused = e.reason() == Some(h2::Reason::REFUSED_STREAM);
+    if e.is_go_away() {
+        return match (e.is_remote(), refused) {
+            (true, true) => EngineSignal::Http2RefusedStream,
+            (true, false) => EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
+            (false, _) => EngineSignal::Protocol,
+        };
+    }
+    if e.is_reset() {
+        return if e.is_remote() && refused {
+            EngineSignal::Http2RefusedStream
+        } else {
+            EngineSignal::Http2StreamReset {
+                reason: e.reason().map_or(0, u32::from),
+            }
+        };
+    }
+    if let Some(io) = e.get_io() {
+        return io_signal(io.kind(), site);
+    }
+    match e.reason() {
+        // A bare reason names nobody who sent it: never a refusal proof.
+        Some(reason) => EngineSignal::Http2StreamReset {
+            reason: u32::from(reason),
+        },
+        None => EngineSignal::Other,
+    }
+}
+
+fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
+    match site {
+        // h2 reports the peer's EOF to every open stream as BrokenPipe
+        // ("stream closed because of a broken pipe").
+        ErrorSite::Exchange { http2: true } if kind == io::ErrorKind::BrokenPipe => {
+            EngineSignal::ConnectionClosed
+        }
+        ErrorSite::Connect { tls_started } => errors::io_signal(kind, !tls_started),
+        ErrorSite::Exchange { .. } => errors::io_signal(kind, false),
+    }
+}
+
+fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
+    errors::find(error, unwrap_h2)
+}
+
+/// h2 keeps its I/O error behind `get_io()`, not `source()`.
+fn unwrap_h2<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
+    error
+        .downcast_ref::<h2::Error>()
+        .and_then(h2::Error::get_io)
+        .map(|io| io as &(dyn StdError + 'static))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fmt;
+
+    const CONNECTING: ErrorSite = ErrorSite::Connect { tls_started: false };
+    const HANDSHAKING: ErrorSite = ErrorSite::Connect { tls_started: true };
+    const H1: ErrorSite = ErrorSite::Exchange { http2: false };
+    const H2: ErrorSite = ErrorSite::Exchange { http2: true };
+
+    /// A wrapper whose `source()` is the wrapped error, like hyper-util's.
+    #[derive(Debug)]
+    struct Outer(Box<dyn StdError + Send + Sync>);
+    impl fmt::Display for Outer {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("outer")
+        }
+    }
+    impl StdError for Outer {
+        fn source(&self) -> Option<&(dyn StdError + 'static)> {
+            Some(&*self.0)
+        }
+    }
+
+    fn io(kind: io::ErrorKind) -> io::Error {
+        io::Error::from(kind)
+    }
+
+    #[test]
+    fn refused_means_refused_only_while_connecting_tcp() {
+        let e = Outer(Box::new(io(io::ErrorKind::ConnectionRefused)));
+        assert_eq!(classify(&e, CONNECTING), EngineSignal::ConnectionRefused);
+        assert_eq!(
+            classify(&e, H1),
+            EngineSignal::Io(io::ErrorKind::ConnectionRefused)
+        );
+    }
+
+    #[test]
+    fn anything_after_the_handshake_started_is_a_handshake_failure_unless_a_certificate() {
+        let eof = Outer(Box::new(io(io::ErrorKind::UnexpectedEof)));
+        assert_eq!(classify(&eof, HANDSHAKING), EngineSignal::TlsHandshake);
+        // hyper-rustls wraps tokio-rustls' io::Error in another io::Error.
+        let cert = io::Error::other(io::Error::new(
+            io::ErrorKind::InvalidData,
+            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer),
+        ));
+        assert_eq!(
+            classify(&Outer(Box::new(cert)), HANDSHAKING),
+            EngineSignal::TlsCertificate
+        );
+    }
+
+    #[test]
+    fn a_resolver_failure_keeps_its_own_signal_behind_the_connect_error() {
+        let resolved = Outer(Box::new(ResolveError {
+            signal: EngineSignal::NameNotFound,
+            source: io(io::ErrorKind::NotFound),
+        }));
+        assert_eq!(classify(&resolved, CONNECTING), EngineSignal::NameNotFound);
+    }
+
+    #[test]
+    fn a_broken_pipe_is_a_closed_connection_on_http2_and_a_reset_on_http1() {
+        let pipe = Outer(Box::new(io(io::ErrorKind::BrokenPipe)));
+        assert_eq!(classify(&pipe, H2), EngineSignal::ConnectionClosed);
+        assert_eq!(classify(&pipe, H1), EngineSignal::ConnectionReset);
+    }
+
+    #[test]
+    fn a_failing_request_body_wins_over_the_io_error_around_it() {
+        let e = Outer(Box::new(RequestBodyError::new(io(
+            io::ErrorKind::ConnectionReset,
+        ))));
+        assert_eq!(classify(&e, H1), EngineSignal::RequestBody);
+    }
+
+    #[test]
+    fn a_bare_h2_reason_is_never_a_proof_of_refusal() {
+        let e = Outer(Box::new(h2::Error::from(h2::Reason::REFUSED_STREAM)));
+        assert_eq!(
+            classify(&e, H2),
+            EngineSignal::Http2StreamReset { reason: 7 }
+        );
+    }
+
+    #[test]
+    fn an_opaque_error_is_other() {
+        assert_eq!(classify(&Outer("opaque".into()), H1), EngineSignal::Other);
+    }
+}

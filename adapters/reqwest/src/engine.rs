@@ -1,0 +1,152 @@
+//! [`ReqwestEngine`]: one attempt per `send`, through reqwest's async
+//! `Client`.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use evident_core::{
+    AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, EngineSignal, ResponseBody,
+};
+use http::{Request, Response, Version};
+use http_body_util::BodyExt;
+
+use crate::body::{TrackedBody, TrackedResponse};
+use crate::builder::ReqwestEngineBuilder;
+use crate::classify::{ErrorSite, classify};
+use crate::hooks;
+
+/// The reqwest engine. Cheap to clone: clones share the clients and their
+/// connection pools.
+///
+/// ```
+/// use evident_core::Engine;
+/// use evident_reqwest::ReqwestEngine;
+///
+/// let engine = ReqwestEngine::builder().build().unwrap();
+/// assert_eq!(engine.name(), "reqwest");
+/// ```
+#[derive(Debug, Clone)]
+pub struct ReqwestEngine {
+    inner: Arc<Clients>,
+}
+
+#[derive(Debug)]
+struct Clients {
+    /// Reusing pooled connections.
+    pooled: Mode,
+    /// Without a pool: every attempt on a new connection.
+    fresh: Mode,
+}
+
+/// The reqwest clients of one pooling mode.
+#[derive(Debug)]
+pub(crate) struct Mode {
+    /// `https://` (HTTP/2 or HTTP/1.1 by ALPN) and `http://` (HTTP/1.1).
+    pub(crate) by_alpn: reqwest::Client,
+    /// `http://` by HTTP/2 prior knowledge, when asked for.
+    pub(crate) prior_knowledge: Option<reqwest::Client>,
+}
+
+impl ReqwestEngine {
+    /// A builder with the defaults: no trusted roots, no host overrides,
+    /// HTTP/2 by ALPN only, [`crate::DEFAULT_MAX_IDLE_PER_ORIGIN`] idle
+    /// connections per origin.
+    pub fn builder() -> ReqwestEngineBuilder {
+        ReqwestEngineBuilder::default()
+    }
+
+    pub(crate) fn from_clients(pooled: Mode, fresh: Mode) -> Self {
+        ReqwestEngine {
+            inner: Arc::new(Clients { pooled, fresh }),
+        }
+    }
+}
+
+#[async_trait::async_trait]
+impl Engine for ReqwestEngine {
+    fn name(&self) -> &'static str {
+        "reqwest"
+    }
+
+    async fn send(
+        &self,
+        request: Request<AttemptBody>,
+        attempt: &AttemptContext,
+    ) -> Result<Response<ResponseBody>, EngineFailure> {
+        let progress = attempt.progress().clone();
+        // Finding a connection: nothing of this request can be written
+        // until hyper asks the body about its end (see `body`). reqwest
+        // resolves no IP literal, so for one the next step is connecting.
+        let literal = request
+            .uri()
+            .host()
+            .map(|h| h.trim_start_matches('[').trim_end_matches(']'))
+            .is_some_and(|h| h.parse::<IpAddr>().is_ok());
+        progress.enter(if literal {
+            AttemptStage::Connect
+        } else {
+            AttemptStage::Resolve
+        });
+
+        // After a 421 the core asks for another connection (RFC 9110
+        // §15.5.20): the client without a pool opens one.
+        let mode = if attempt.requires_fresh_connection() {
+            &self.inner.fresh
+        } else {
+            &self.inner.pooled
+        };
+        let prior_knowledge = request.uri().scheme() == Some(&http::uri::Scheme::HTTP)
+            && mode.prior_knowledge.is_some();
+        let client = match &mode.prior_knowledge {
+            Some(h2c) if prior_knowledge => h2c,
+            _ => &mode.by_alpn,
+        };
+
+        let (mut parts, body) = request.into_parts();
+        // The connection chooses the protocol; hyper-util refuses an
+        // HTTP/2-versioned request on an HTTP/1.1 connection.
+        parts.version = Version::HTTP_11;
+        let body = reqwest::Body::wrap(TrackedBody::new(body, progress.clone()));
+        let request = reqwest::Request::try_from(Request::from_parts(parts, body))
+            .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+
+        match hooks::scope(progress.clone(), client.execute(request)).await {
+            Ok(response) => {
+                progress.head_received();
+                let http2 = response.version() == Version::HTTP_2;
+                let response: Response<reqwest::Body> = response.into();
+                let (parts, body) = response.into_parts();
+                let body = TrackedResponse::new(body, progress, http2);
+                Ok(Response::from_parts(parts, body.boxed_unsync()))
+            }
+            Err(error) => {
+                let site = site(&error, &progress.snapshot(), prior_knowledge);
+                Err(EngineFailure::new(classify(&error, site), error))
+            }
+        }
+    }
+}
+
+/// Where a failed call was: connecting (hyper-util says so), or on a
+/// connection whose protocol hyper-util recorded.
+fn site(
+    error: &reqwest::Error,
+    progress: &evident_core::ProgressSnapshot,
+    prior_knowledge: bool,
+) -> ErrorSite {
+    let legacy = evident_core::errors::find::<hyper_util::client::legacy::Error>(
+        error,
+        evident_core::errors::no_unwrap,
+    );
+    match legacy {
+        Some(e) if e.is_connect() => ErrorSite::Connect {
+            tls_started: progress.stage() == Some(AttemptStage::Tls),
+        },
+        _ => ErrorSite::Exchange {
+            http2: prior_knowledge
+                || legacy
+                    .and_then(|e| e.connect_info())
+                    .is_some_and(|c| c.is_negotiated_h2()),
+        },
+    }
+}
