@@ -570,7 +570,16 @@ const REQWEST_RETRY_MAX_BACKOFF: Duration = Duration::from_millis(100);
 const REQWEST_RETRY_MAX_RETRIES: u32 = 3;
 
 fn reqwest_client(setup: Setup) -> Result<reqwest::Client, reqwest::Error> {
+    // The workspace builds reqwest with `rustls-no-provider` (the evident
+    // engine brings ring through the core's TLS policy), so a bare client
+    // needs a rustls configuration too; the benchmark speaks plain HTTP, so
+    // it trusts nothing.
+    let tls = evident_core::tls::TlsOptions::new()
+        .without_default_roots()
+        .client_config(&[evident_core::tls::ALPN_HTTP1])
+        .expect("a rustls configuration with no roots is valid");
     let mut builder = reqwest::Client::builder()
+        .tls_backend_preconfigured(tls)
         // Proxies from the environment must not divert loopback calls.
         .no_proxy()
         .pool_max_idle_per_host(setup.pool)
