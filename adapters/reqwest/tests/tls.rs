@@ -126,3 +126,49 @@ async fn a_refused_https_connection_never_reaches_the_tls_stage() {
     assert_eq!(failure.signal(), EngineSignal::ConnectionRefused);
     assert_eq!(attempt.progress().snapshot().stage(), Some(S::Connect));
 }
+
+#[tokio::test]
+async fn tls_options_add_a_root_beside_the_default_roots_as_on_every_engine() {
+    let (listener, addr) = listen().await;
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let tls = accept_tls(&listener, &acceptor).await;
+        let mut conn = RequestReader::new(tls);
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+    });
+    // The options every rustls engine takes: the default roots (feature
+    // `webpki-roots`) plus the test CA, as a user adds a company CA.
+    let options = evident_core::tls::TlsOptions::new()
+        .add_root_der(Pki::get().trusted_ca_der.clone())
+        .unwrap();
+    let engine = ReqwestEngine::builder().tls(options).build().unwrap();
+    let attempt = attempt();
+    let url = format!("https://127.0.0.1:{}/", addr.port());
+    let response = engine.send_for_test(get(&url), &attempt).await;
+    assert_eq!(response.status(), http::StatusCode::OK);
+    assert!(attempt.progress().snapshot().head_received());
+}
+
+#[tokio::test]
+async fn tls_options_without_the_test_root_reject_the_server_before_any_write() {
+    let (listener, addr) = listen().await;
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let (tcp, _) = listener.accept().await.unwrap();
+        let _ = acceptor.accept(tcp).await;
+    });
+    // Default roots only: a private CA is not among them.
+    let engine = ReqwestEngine::builder()
+        .tls(evident_core::tls::TlsOptions::new())
+        .build()
+        .unwrap();
+    let attempt = attempt();
+    let url = format!("https://127.0.0.1:{}/", addr.port());
+    let failure = fetch(&engine, get(&url), &attempt).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
+    assert_eq!(
+        judged(&failure, &attempt),
+        (S::Tls, C::TlsCertificate, E::NotSent)
+    );
+}
