@@ -79,21 +79,6 @@ async fn an_untrusted_certificate_is_a_permanent_failure_at_tls_before_any_write
 }
 
 #[tokio::test]
-async fn no_platform_root_is_trusted_when_none_is_given() {
-    let (listener, addr) = listen().await;
-    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
-    tokio::spawn(async move {
-        let (tcp, _) = listener.accept().await.unwrap();
-        let _ = acceptor.accept(tcp).await;
-    });
-    let engine = ReqwestEngine::builder().build().unwrap();
-    let attempt = attempt();
-    let url = format!("https://127.0.0.1:{}/", addr.port());
-    let failure = fetch(&engine, get(&url), &attempt).await.unwrap_err();
-    assert_eq!(failure.signal(), EngineSignal::TlsCertificate);
-}
-
-#[tokio::test]
 async fn a_server_closing_during_the_handshake_is_a_handshake_failure_at_tls() {
     let (listener, addr) = listen().await;
     tokio::spawn(async move {
