@@ -1,7 +1,7 @@
 //! Configuring an [`IsahcEngine`]: a builder that validates and returns a
 //! typed [`ConfigError`].
 
-use evident_core::tls::{self, ALPN_HTTP1};
+use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 use isahc::config::{Configurable, ExpectContinue, RedirectPolicy, VersionNegotiation};
 use isahc::tls::{TlsConfig, TrustStore};
@@ -29,18 +29,30 @@ use crate::engine::IsahcEngine;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct IsahcEngineBuilder {
-    root_certificates: Vec<Vec<u8>>,
+    tls: TlsOptions,
+    root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
 }
 
 impl IsahcEngineBuilder {
-    /// The trust anchors for `https://`, as DER certificates. When given,
-    /// they are the only roots curl trusts. When none are given, libcurl's
-    /// own default trust applies. (An *empty* trust store is never handed
-    /// to curl: its rustls backend then fails every request, `http://`
-    /// included, with curl error 43.)
+    /// What `https://` trusts (default [`TlsOptions::new`]: the public web
+    /// roots with the default feature `webpki-roots`, the system store with
+    /// `native-roots`), the same options as every other engine. Every root
+    /// the options hold is handed to curl as its trust store. When they
+    /// hold none (default features off and no root added), libcurl's own
+    /// default trust applies: an *empty* trust store is never handed to
+    /// curl, since its rustls backend then fails every request, `http://`
+    /// included, with curl error 43. A client certificate is not supported
+    /// yet on this engine (see [`Self::build`]).
+    pub fn tls(mut self, options: TlsOptions) -> Self {
+        self.tls = options;
+        self
+    }
+
+    /// The trust anchors for `https://`, as DER certificates: the only
+    /// roots curl trusts, as on every engine.
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = ders;
+        self.root_certificates = Some(ders);
         self
     }
 
@@ -56,12 +68,29 @@ impl IsahcEngineBuilder {
     ///
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
+    /// * `native_roots`: the system store is enabled but yields nothing;
+    /// * `identity`: a client certificate was set; the isahc engine does not
+    ///   present one yet (curl's rustls backend and isahc's identity blobs
+    ///   are not wired and tested here), so it refuses rather than connect
+    ///   without it;
     /// * `isahc`: libcurl could not be initialised.
     pub fn build(self) -> Result<IsahcEngine, ConfigError> {
-        // The same validation, and the same error, as every rustls-based
+        let options = match self.root_certificates {
+            Some(ders) => self.tls.with_only_roots(ders)?,
+            None => self.tls,
+        };
+        if options.client_identity().is_some() {
+            return Err(ConfigError::new(
+                "identity",
+                "client certificate",
+                "not supported by the isahc engine yet",
+            ));
+        }
+        // The same validation, and the same errors, as every rustls-based
         // engine; the rustls configuration itself is not used (curl builds
         // its own through rustls-ffi).
-        tls::client_config(self.root_certificates.clone(), &[ALPN_HTTP1])?;
+        options.client_config(&[ALPN_HTTP1])?;
+        let roots = options.root_certificates()?;
 
         let mut builder = isahc::HttpClient::builder()
             // No connection is ever reused. libcurl re-sends, for any method
@@ -83,9 +112,8 @@ impl IsahcEngineBuilder {
             // curl re-sends the request after a 417 to `Expect:
             // 100-continue`; without the header there is no such re-send.
             .expect_continue(ExpectContinue::disabled());
-        if !self.root_certificates.is_empty() {
-            let store = self
-                .root_certificates
+        if !roots.is_empty() {
+            let store = roots
                 .iter()
                 .fold(TrustStore::builder(), |store, der| {
                     store.certificate_from_der(der)

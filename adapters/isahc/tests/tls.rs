@@ -130,3 +130,42 @@ fn a_root_that_is_not_a_certificate_is_a_typed_error_with_its_index() {
         .unwrap_err();
     assert_eq!(err.field(), "root_certificates");
 }
+
+#[tokio::test]
+async fn tls_options_hand_curl_the_default_roots_and_an_added_root() {
+    let (listener, addr) = listen().await;
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let tls = accept_tls(&listener, &acceptor).await;
+        let mut conn = RequestReader::new(tls);
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+        assert!(conn.next_request().await.is_none());
+    });
+    // The options every engine takes: the compiled-in public roots plus
+    // the test CA, as a user adds a company CA.
+    let options = evident_core::tls::TlsOptions::new()
+        .add_root_der(Pki::get().trusted_ca_der.clone())
+        .unwrap();
+    let engine = IsahcEngine::builder().tls(options).build().unwrap();
+    let url = format!("https://127.0.0.1:{}/", addr.port());
+    let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_client_certificate_is_refused_with_a_typed_error_rather_than_ignored() {
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["client".into()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap();
+    let identity =
+        evident_core::tls::ClientIdentity::from_der(vec![cert.der().to_vec()], key.serialize_der())
+            .unwrap();
+    let err = IsahcEngine::builder()
+        .tls(evident_core::tls::TlsOptions::new().identity(identity))
+        .build()
+        .unwrap_err();
+    assert_eq!(err.field(), "identity");
+}
