@@ -523,6 +523,67 @@ impl HostOverrides {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+
+    /// The addresses to try for `host` (as a URI spells it: an IPv6
+    /// literal may be in brackets), in order, each with `port`: these
+    /// overrides first, then an IP literal, then the system resolver. The
+    /// one resolution every adapter that resolves names itself shares, so
+    /// a missing name is the same [`EngineSignal::NameNotFound`] on each.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineSignal::NameNotFound`] for an override saying so, an
+    /// override without addresses, a resolver answer with no address or a
+    /// resolver's "no such name"; otherwise the resolver's I/O error.
+    pub async fn resolve(
+        &self,
+        host: &str,
+        port: u16,
+    ) -> Result<Vec<std::net::SocketAddr>, EngineFailure> {
+        use std::net::{IpAddr, SocketAddr};
+        match self.lookup(host) {
+            Some(HostOverride::NotFound) => return Err(name_not_found(host, "a host override")),
+            Some(HostOverride::Addrs(addrs)) if addrs.is_empty() => {
+                return Err(name_not_found(host, "a host override without addresses"));
+            }
+            Some(HostOverride::Addrs(addrs)) => {
+                return Ok(addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect());
+            }
+            None => {}
+        }
+        let literal = host
+            .strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host);
+        if let Ok(ip) = literal.parse::<IpAddr>() {
+            return Ok(vec![SocketAddr::new(ip, port)]);
+        }
+        match tokio::net::lookup_host((host, port)).await {
+            Ok(addrs) => {
+                let addrs: Vec<SocketAddr> = addrs.collect();
+                if addrs.is_empty() {
+                    Err(name_not_found(host, "the resolver (no addresses)"))
+                } else {
+                    Ok(addrs)
+                }
+            }
+            Err(e) if crate::errors::is_name_not_found(&e) => {
+                Err(EngineFailure::new(EngineSignal::NameNotFound, e))
+            }
+            Err(e) => Err(EngineFailure::new(EngineSignal::Io(e.kind()), e)),
+        }
+    }
+}
+
+/// A name that does not exist, according to `by`.
+fn name_not_found(host: &str, by: &str) -> EngineFailure {
+    EngineFailure::new(
+        EngineSignal::NameNotFound,
+        std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("host `{host}` does not exist according to {by}"),
+        ),
+    )
 }
 
 /// Chooses which failure of a connect loop over several addresses surfaces.
@@ -627,5 +688,31 @@ impl<E: BlockingEngine + ?Sized> BlockingEngine for std::sync::Arc<E> {
         attempt: &AttemptContext,
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
         (**self).send(request, attempt)
+    }
+}
+
+#[cfg(test)]
+mod resolve_tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn overrides_then_literals_then_the_resolver_and_a_missing_name_is_not_found() {
+        let overrides = HostOverrides::new()
+            .map("svc.test", vec!["127.0.0.2".parse().unwrap()])
+            .map("empty.test", vec![])
+            .not_found("gone.test");
+        assert_eq!(
+            overrides.resolve("SVC.test", 80).await.unwrap(),
+            ["127.0.0.2:80".parse().unwrap()]
+        );
+        // An IPv6 literal as a URI spells it, brackets included.
+        assert_eq!(
+            overrides.resolve("[::1]", 443).await.unwrap(),
+            ["[::1]:443".parse().unwrap()]
+        );
+        for missing in ["gone.test", "empty.test"] {
+            let failure = overrides.resolve(missing, 80).await.unwrap_err();
+            assert_eq!(failure.signal(), EngineSignal::NameNotFound);
+        }
     }
 }

@@ -1,9 +1,8 @@
 //! Name resolution: [`HostOverrides`] first, then the system resolver.
 
-use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
-use evident_core::{EngineFailure, EngineSignal, HostOverride, HostOverrides};
+use evident_core::{EngineFailure, HostOverrides};
 
 /// The addresses to try for `host`, in order, each with `port`.
 pub(crate) async fn resolve(
@@ -11,50 +10,21 @@ pub(crate) async fn resolve(
     port: u16,
     overrides: &HostOverrides,
 ) -> Result<Vec<SocketAddr>, EngineFailure> {
-    match overrides.lookup(host) {
-        Some(HostOverride::NotFound) => return Err(not_found(host, "a host override")),
-        Some(HostOverride::Addrs(addrs)) if addrs.is_empty() => {
-            return Err(not_found(host, "a host override without addresses"));
-        }
-        Some(HostOverride::Addrs(addrs)) => {
-            return Ok(addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect());
-        }
-        None => {}
-    }
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        return Ok(vec![SocketAddr::new(ip, port)]);
-    }
-    match tokio::net::lookup_host((host, port)).await {
-        Ok(addrs) => {
-            let addrs: Vec<SocketAddr> = addrs.collect();
-            if addrs.is_empty() {
-                Err(not_found(host, "the resolver (no addresses)"))
-            } else {
-                Ok(addrs)
-            }
-        }
-        Err(e) if is_not_found(&e) => Err(EngineFailure::new(EngineSignal::NameNotFound, e)),
-        Err(e) => Err(EngineFailure::new(EngineSignal::Io(e.kind()), e)),
-    }
+    // The one resolution every adapter shares (overrides, IP literals, the
+    // system resolver), so a missing name reads the same on each engine.
+    overrides.resolve(host, port).await
 }
 
-fn is_not_found(e: &io::Error) -> bool {
+#[cfg(test)]
+fn is_not_found(e: &std::io::Error) -> bool {
     evident_core::errors::is_name_not_found(e)
-}
-
-fn not_found(host: &str, by: &str) -> EngineFailure {
-    EngineFailure::new(
-        EngineSignal::NameNotFound,
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("host `{host}` does not exist according to {by}"),
-        ),
-    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use evident_core::EngineSignal;
+    use std::io;
 
     #[tokio::test]
     async fn an_override_wins_over_an_ip_literal_and_the_resolver() {

@@ -4,10 +4,9 @@
 //! host's addresses, and which failure surfaces, are the core's rule
 //! ([`evident_core::ConnectFailures`]), as on every other engine.
 
-use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 
-use evident_core::{EngineFailure, EngineSignal, HostOverride, HostOverrides};
+use evident_core::{EngineFailure, HostOverrides};
 
 /// The addresses to try for `host` (as a URI spells it: an IPv6 literal in
 /// brackets), in order, each with `port`.
@@ -16,52 +15,15 @@ pub(crate) async fn resolve(
     port: u16,
     overrides: &HostOverrides,
 ) -> Result<Vec<SocketAddr>, EngineFailure> {
-    match overrides.lookup(host) {
-        Some(HostOverride::NotFound) => return Err(not_found(host, "a host override")),
-        Some(HostOverride::Addrs(addrs)) if addrs.is_empty() => {
-            return Err(not_found(host, "a host override without addresses"));
-        }
-        Some(HostOverride::Addrs(addrs)) => {
-            return Ok(addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect());
-        }
-        None => {}
-    }
-    let literal = host
-        .strip_prefix('[')
-        .and_then(|h| h.strip_suffix(']'))
-        .unwrap_or(host);
-    if let Ok(ip) = literal.parse::<IpAddr>() {
-        return Ok(vec![SocketAddr::new(ip, port)]);
-    }
-    match tokio::net::lookup_host((host, port)).await {
-        Ok(addrs) => {
-            let addrs: Vec<SocketAddr> = addrs.collect();
-            if addrs.is_empty() {
-                Err(not_found(host, "the resolver (no addresses)"))
-            } else {
-                Ok(addrs)
-            }
-        }
-        Err(e) if evident_core::errors::is_name_not_found(&e) => {
-            Err(EngineFailure::new(EngineSignal::NameNotFound, e))
-        }
-        Err(e) => Err(EngineFailure::new(EngineSignal::Io(e.kind()), e)),
-    }
-}
-
-fn not_found(host: &str, by: &str) -> EngineFailure {
-    EngineFailure::new(
-        EngineSignal::NameNotFound,
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("host `{host}` does not exist according to {by}"),
-        ),
-    )
+    // The one resolution every adapter shares (overrides, IP literals, the
+    // system resolver), so a missing name reads the same on each engine.
+    overrides.resolve(host, port).await
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use evident_core::EngineSignal;
 
     #[tokio::test]
     async fn an_override_wins_over_the_resolver_and_keeps_its_order() {

@@ -13,10 +13,10 @@
 use std::fmt;
 use std::future::Future;
 use std::io;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
-use evident_core::{AttemptStage, EngineSignal, HostOverride, HostOverrides, Progress};
+use evident_core::{AttemptStage, EngineSignal, HostOverrides, Progress};
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use rustls::NamedGroup;
 use rustls::client::{
@@ -99,47 +99,17 @@ pub(crate) async fn resolve(
     host: &str,
     overrides: &HostOverrides,
 ) -> Result<Vec<SocketAddr>, ResolveError> {
-    match overrides.lookup(host) {
-        Some(HostOverride::NotFound) => return Err(not_found(host, "a host override")),
-        Some(HostOverride::Addrs(addrs)) if addrs.is_empty() => {
-            return Err(not_found(host, "a host override without addresses"));
-        }
-        Some(HostOverride::Addrs(addrs)) => {
-            return Ok(addrs.iter().map(|ip| SocketAddr::new(*ip, 0)).collect());
-        }
-        None => {}
-    }
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        return Ok(vec![SocketAddr::new(ip, 0)]);
-    }
-    match tokio::net::lookup_host((host, 0)).await {
-        Ok(addrs) => {
-            let addrs: Vec<SocketAddr> = addrs.collect();
-            if addrs.is_empty() {
-                Err(not_found(host, "the resolver (no addresses)"))
-            } else {
-                Ok(addrs)
-            }
-        }
-        Err(e) => {
-            let signal = if evident_core::errors::is_name_not_found(&e) {
-                EngineSignal::NameNotFound
-            } else {
-                EngineSignal::Io(e.kind())
-            };
-            Err(ResolveError { signal, source: e })
-        }
-    }
-}
-
-fn not_found(host: &str, by: &str) -> ResolveError {
-    ResolveError {
-        signal: EngineSignal::NameNotFound,
-        source: io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("host `{host}` does not exist according to {by}"),
-        ),
-    }
+    // The one resolution every adapter shares (overrides, IP literals, the
+    // system resolver), so a missing name reads the same on each engine.
+    overrides.resolve(host, 0).await.map_err(|failure| {
+        let (signal, source) = failure.into_parts();
+        let source = match source.map(|e| e.downcast::<io::Error>()) {
+            Some(Ok(io)) => *io,
+            Some(Err(other)) => io::Error::other(other),
+            None => io::Error::other("name resolution failed"),
+        };
+        ResolveError { signal, source }
+    })
 }
 
 /// rustls' session cache, watched: rustls asks it for a ticket to resume
