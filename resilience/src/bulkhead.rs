@@ -351,6 +351,14 @@ impl Bulkhead {
         }
     }
 
+    /// A slot now, if one is free and nobody is queued; `None` otherwise,
+    /// counting and reporting nothing (the caller goes on to wait, or to
+    /// reject through the ordinary path).
+    pub(crate) fn try_take_quietly(&self) -> Option<BulkheadPermit> {
+        let taken = self.lock().try_take(self.inner.config.max_concurrent);
+        taken.then(|| self.granted())
+    }
+
     /// A slot now, or a rejection; never waits (and never overtakes a
     /// queued waiter).
     pub fn try_acquire(&self) -> Result<BulkheadPermit, LocalRejection> {

@@ -79,7 +79,7 @@ pub use error::{AdmitsAgain, ConfigError, LocalRejection};
 pub use event::{Component, Event, EventHook, EventKind};
 pub use origin::{Origin, Scheme};
 pub use pipeline::{
-    AttemptPermit, DEFAULT_ORIGIN_IDLE_TTL, OriginMetrics, Pipeline, PipelineConfig,
+    Admission, AttemptPermit, DEFAULT_ORIGIN_IDLE_TTL, OriginMetrics, Pipeline, PipelineConfig,
 };
 pub use rate::{
     DEFAULT_RATE_LIMITER_MAX_WAIT, RateLimiter, RateLimiterConfig, RateLimiterConfigBuilder,

@@ -39,6 +39,8 @@
 //! token; ignored and dropped attempts give it back.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
@@ -435,33 +437,107 @@ impl Pipeline {
         origin: &Origin,
         max_wait: Duration,
     ) -> Result<AttemptPermit, LocalRejection> {
+        match self.admit(origin, max_wait) {
+            Admission::Ready(result) => result,
+            Admission::Wait(wait) => wait.await,
+        }
+    }
+
+    /// Admits one attempt to `origin` like
+    /// [`acquire_within`](Self::acquire_within), deciding at once whenever
+    /// no wait is needed: [`Admission::Ready`] when the attempt is admitted
+    /// or rejected now, [`Admission::Wait`] (a boxed future that holds what
+    /// was taken so far) only when a rate token or a bulkhead slot must be
+    /// waited for. The hot path of a healthy upstream thus costs no future,
+    /// no timer and no allocation; the events and their order are the same
+    /// either way.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use std::time::Duration;
+    /// use evident_resilience::*;
+    ///
+    /// let pipeline = Pipeline::new(PipelineConfig::default(), Arc::new(SystemClock));
+    /// let origin = Origin::new(Scheme::Https, "api.example.com", 443);
+    /// match pipeline.admit(&origin, Duration::from_secs(1)) {
+    ///     Admission::Ready(Ok(permit)) => permit.record_success(),
+    ///     Admission::Ready(Err(rejection)) => panic!("rejected: {rejection}"),
+    ///     Admission::Wait(_) => unreachable!("an idle origin admits at once"),
+    /// }
+    /// ```
+    pub fn admit(&self, origin: &Origin, max_wait: Duration) -> Admission {
         let now = self.clock.now();
         let state = self.origin_state(origin, now);
-        // On `?`, the permissions taken so far drop in reverse order.
+        // On an early return, the permissions taken so far drop in reverse
+        // order.
         let circuit = match &state.breaker {
-            Some(breaker) => Some(breaker.try_acquire_at(now)?),
+            Some(breaker) => match breaker.try_acquire_at(now) {
+                Ok(permission) => Some(permission),
+                Err(rejection) => return Admission::Ready(Err(rejection)),
+            },
             None => None,
         };
         let (rate, waited) = match &state.limiter {
-            Some(limiter) => {
-                let (permit, waited) = limiter.acquire_at(now, max_wait).await?;
-                (Some(permit), waited)
-            }
+            Some(limiter) => match limiter.reserve_within(now, max_wait) {
+                Ok((permit, waited)) => (Some(permit), waited),
+                Err(rejection) => return Admission::Ready(Err(rejection)),
+            },
             None => (None, Duration::ZERO),
         };
-        let bulkhead = match &state.bulkhead {
-            Some(bulkhead) => Some(
-                bulkhead
-                    .acquire_within(max_wait.saturating_sub(waited))
-                    .await?,
-            ),
-            None => None,
-        };
-        Ok(AttemptPermit {
-            bulkhead,
-            rate,
-            circuit,
-        })
+        if waited.is_zero() {
+            let bulkhead = match &state.bulkhead {
+                Some(bulkhead) => match bulkhead.try_take_quietly() {
+                    Some(permit) => Some(permit),
+                    // May not wait: rejected now, through the ordinary path.
+                    None if max_wait.min(bulkhead.config().max_wait()).is_zero() => {
+                        match bulkhead.try_acquire() {
+                            Ok(permit) => Some(permit),
+                            Err(rejection) => return Admission::Ready(Err(rejection)),
+                        }
+                    }
+                    None => {
+                        return self.wait_for_slot(state, circuit, rate, waited, max_wait);
+                    }
+                },
+                None => None,
+            };
+            return Admission::Ready(Ok(AttemptPermit {
+                bulkhead,
+                rate,
+                circuit,
+            }));
+        }
+        self.wait_for_slot(state, circuit, rate, waited, max_wait)
+    }
+
+    /// The rest of an admission that must wait: the rate token's wait (if
+    /// any), then the bulkhead's queue, holding what was taken meanwhile.
+    fn wait_for_slot(
+        &self,
+        state: OriginState,
+        circuit: Option<CircuitPermission>,
+        rate: Option<RatePermit>,
+        waited: Duration,
+        max_wait: Duration,
+    ) -> Admission {
+        Admission::Wait(Box::pin(async move {
+            if !waited.is_zero() {
+                tokio::time::sleep(waited).await;
+            }
+            let bulkhead = match &state.bulkhead {
+                Some(bulkhead) => Some(
+                    bulkhead
+                        .acquire_within(max_wait.saturating_sub(waited))
+                        .await?,
+                ),
+                None => None,
+            };
+            Ok(AttemptPermit {
+                bulkhead,
+                rate,
+                circuit,
+            })
+        }))
     }
 
     /// Admits one attempt to `origin` from blocking code: a rate-limiter
@@ -542,6 +618,26 @@ impl Pipeline {
             rate_limiter: state.limiter.as_ref().map(RateLimiter::metrics),
             bulkhead: state.bulkhead.as_ref().map(Bulkhead::metrics),
         })
+    }
+}
+
+/// What [`Pipeline::admit`] decided.
+#[must_use = "an admission holds permissions until it is used or dropped"]
+pub enum Admission {
+    /// Admitted or rejected at once.
+    Ready(Result<AttemptPermit, LocalRejection>),
+    /// Admission needs a wait (a rate token of a later cycle, or a queued
+    /// bulkhead slot): await it, on a tokio runtime with the time driver.
+    /// Dropping it gives back whatever it holds.
+    Wait(Pin<Box<dyn Future<Output = Result<AttemptPermit, LocalRejection>> + Send>>),
+}
+
+impl std::fmt::Debug for Admission {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Admission::Ready(result) => f.debug_tuple("Ready").field(result).finish(),
+            Admission::Wait(_) => f.write_str("Wait(..)"),
+        }
     }
 }
 

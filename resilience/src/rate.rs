@@ -357,7 +357,7 @@ impl RateLimiter {
         now: Instant,
         max_wait: Duration,
     ) -> Result<(RatePermit, Duration), LocalRejection> {
-        let (permit, wait) = self.reserve(now, max_wait.min(self.inner.config.max_wait))?;
+        let (permit, wait) = self.reserve_within(now, max_wait)?;
         if !wait.is_zero() {
             tokio::time::sleep(wait).await;
         }
@@ -367,6 +367,18 @@ impl RateLimiter {
     /// Whether nothing outside the registry holds this limiter.
     pub(crate) fn is_unshared(&self) -> bool {
         Arc::strong_count(&self.inner) == 1
+    }
+
+    /// Takes a permit of the current cycle, or reserves one of a later cycle
+    /// if that is at most `max_wait` (or the configured `max_wait`, if
+    /// shorter) away; returns it with the wait still to be waited, without
+    /// waiting.
+    pub(crate) fn reserve_within(
+        &self,
+        now: Instant,
+        max_wait: Duration,
+    ) -> Result<(RatePermit, Duration), LocalRejection> {
+        self.reserve(now, max_wait.min(self.inner.config.max_wait))
     }
 
     /// Takes a permit of the current cycle, or reserves one of a later cycle

@@ -769,3 +769,97 @@ async fn admission_waits_are_bounded_by_the_callers_max_wait() {
     assert_eq!(t0.elapsed(), Duration::from_millis(1500));
     held.record_success();
 }
+
+/// `admit` decides at once whenever no wait is needed, and hands back a
+/// future only for a wait, which holds what was taken so far and emits the
+/// same events, in the same order, as `acquire`.
+#[tokio::test(start_paused = true)]
+async fn admit_decides_at_once_and_defers_only_a_wait() {
+    let events = Recorder::default();
+    let config = PipelineConfig::default()
+        .circuit_breaker(Some(breaker_config()))
+        .rate_limiter(Some(
+            RateLimiterConfig::builder(2, Duration::from_secs(1))
+                .max_wait(Duration::from_secs(5))
+                .build()
+                .unwrap(),
+        ))
+        .bulkhead(Some(
+            BulkheadConfig::builder()
+                .max_concurrent(1)
+                .max_wait(Duration::from_secs(60))
+                .build()
+                .unwrap(),
+        ));
+    let pipeline = Pipeline::with_event_hook(config, Arc::new(TokioClock), events.hook());
+    let admit = |max_wait| pipeline.admit(&origin(), max_wait);
+
+    // A free slot and a token of this period: admitted at once.
+    let Admission::Ready(Ok(held)) = admit(Duration::from_secs(10)) else {
+        panic!("an idle origin admits at once");
+    };
+    assert_eq!(
+        events.take(),
+        [(CB, Acquired), (RL, Acquired), (BH, Acquired)]
+    );
+
+    // The slot is held: a caller that may not wait is rejected at once, and
+    // gives back what it took, in reverse order.
+    assert!(matches!(
+        admit(Duration::ZERO),
+        Admission::Ready(Err(LocalRejection::BulkheadFull { .. }))
+    ));
+    assert_eq!(
+        events.take(),
+        [
+            (CB, Acquired),
+            (RL, Acquired),
+            (BH, Rejected),
+            (RL, Released),
+            (CB, Released)
+        ]
+    );
+
+    // A caller that may wait gets a future holding its circuit permission
+    // and its token; the slot is its once released.
+    let Admission::Wait(wait) = admit(Duration::from_secs(10)) else {
+        panic!("a held slot must be waited for");
+    };
+    assert_eq!(events.take(), [(CB, Acquired), (RL, Acquired)]);
+    let waiter = tokio::spawn(wait);
+    tokio::task::yield_now().await;
+    assert_eq!(
+        pipeline
+            .metrics(&origin())
+            .unwrap()
+            .bulkhead
+            .unwrap()
+            .waiting,
+        1
+    );
+    held.record_success();
+    let second = waiter
+        .await
+        .unwrap()
+        .expect("the released slot is handed over");
+    assert_eq!(
+        events.take(),
+        [
+            (BH, Released),
+            (RL, Consumed),
+            (CB, Recorded(Verdict::Success)),
+            (BH, Acquired)
+        ]
+    );
+
+    // The period's tokens are spent: the next token is a wait, deferred too,
+    // and taken on tokio's (paused) timer.
+    second.record_success();
+    events.take();
+    let t0 = tokio::time::Instant::now();
+    let Admission::Wait(wait) = admit(Duration::from_secs(10)) else {
+        panic!("a token of a later period must be waited for");
+    };
+    wait.await.unwrap().record_success();
+    assert!(tokio::time::Instant::now() > t0, "the token was waited for");
+}
