@@ -52,7 +52,7 @@ mod too_large;
 use std::sync::Arc;
 
 use bytes::{Bytes, BytesMut};
-use evident_resilience::{Pipeline, TokioClock};
+use evident_resilience::{Admission, Pipeline, TokioClock};
 use http_body_util::BodyExt;
 use tracing::Instrument;
 
@@ -191,6 +191,13 @@ impl BodySource {
     }
 }
 
+/// A started call: its head, its state and its body.
+struct Started {
+    parts: http::request::Parts,
+    call: Call,
+    body: BodySource,
+}
+
 /// What an attempt hands back when it got an answer.
 enum Answer {
     Full(http::Response<Bytes>),
@@ -201,6 +208,41 @@ enum Answer {
 enum Finished {
     Full(http::Response<Bytes>),
     Streaming(http::Response<StreamingBody>),
+}
+
+/// How a call hands its answer over: read whole, or streamed from the head.
+trait Mode {
+    const STREAMING: bool;
+    type Output;
+    fn output(finished: Finished) -> Self::Output;
+}
+
+/// [`Client::execute`]: the body read whole.
+struct Whole;
+
+impl Mode for Whole {
+    const STREAMING: bool = false;
+    type Output = http::Response<Bytes>;
+    fn output(finished: Finished) -> Self::Output {
+        match finished {
+            Finished::Full(r) => r,
+            Finished::Streaming(_) => unreachable!("full mode never streams"),
+        }
+    }
+}
+
+/// [`Client::execute_streaming`]: the body handed over at the head.
+struct Streamed;
+
+impl Mode for Streamed {
+    const STREAMING: bool = true;
+    type Output = http::Response<StreamingBody>;
+    fn output(finished: Finished) -> Self::Output {
+        match finished {
+            Finished::Streaming(r) => r,
+            Finished::Full(_) => unreachable!("streaming mode never reads whole"),
+        }
+    }
 }
 
 impl Answer {
@@ -258,15 +300,14 @@ impl<E: Engine> Client<E> {
     /// Sends `request`, retrying as the evidence allows, and returns the
     /// response with its body read whole (up to the configured limit). The
     /// attempt records are attached (see [`attempts_of`]).
-    pub async fn execute(
+    // Not an `async fn`: the call's future is `run`'s own, with no wrapper
+    // holding a second copy of the request and options.
+    pub fn execute(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
-    ) -> Result<http::Response<Bytes>, Error> {
-        match self.run(request, options, false).await? {
-            Finished::Full(r) => Ok(r),
-            Finished::Streaming(_) => unreachable!("full mode never streams"),
-        }
+    ) -> impl Future<Output = Result<http::Response<Bytes>, Error>> + Send + '_ {
+        self.run::<Whole>(request, options)
     }
 
     /// Like [`Self::execute`], but returns at the response head and hands the
@@ -294,15 +335,12 @@ impl<E: Engine> Client<E> {
     /// assert_eq!(records[1].evidence, Some(ExecutionEvidence::Responded));
     /// # }
     /// ```
-    pub async fn execute_streaming(
+    pub fn execute_streaming(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
-    ) -> Result<http::Response<StreamingBody>, Error> {
-        match self.run(request, options, true).await? {
-            Finished::Streaming(r) => Ok(r),
-            Finished::Full(_) => unreachable!("streaming mode never reads whole"),
-        }
+    ) -> impl Future<Output = Result<http::Response<StreamingBody>, Error>> + Send + '_ {
+        self.run::<Streamed>(request, options)
     }
 
     /// Stops new retries: attempts in flight end (and are not retried),
@@ -364,48 +402,88 @@ impl<E: Engine> Client<E> {
         }
     }
 
-    async fn run(
+    async fn run<M: Mode>(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
-        streaming: bool,
-    ) -> Result<Finished, Error> {
+    ) -> Result<M::Output, Error> {
         if self.is_draining() {
             return Err(Error::draining());
         }
         let shared = &*self.h.shared;
-        let (parts, body) = request.into_parts();
-        let mut call = Call::start(
-            shared,
-            self.h.engine.name(),
-            &parts,
-            &options,
-            body.replay(),
-            self.h.clock.now(),
-        )?;
-        let mut body = BodySource::new(body);
-        let span = call_span(&call.info);
-        let call_span = span.clone();
+        // The call's state is made in this block and moved into the loop's
+        // future: ending the block ends the moved-from locals, so the call's
+        // future does not hold them a second time.
+        let attempts = {
+            let (parts, body) = request.into_parts();
+            let now = self.h.clock.now();
+            let call = Call::start(
+                shared,
+                self.h.engine.name(),
+                &parts,
+                &options,
+                body.replay(),
+                now,
+            )?;
+            let span = call_span(&call.info);
+            let started = Box::new(Started {
+                parts,
+                call,
+                body: BodySource::new(body),
+            });
+            self.attempts::<M>(started, now, span.clone())
+                .instrument(span)
+        };
+        attempts.await
+    }
+
+    /// The attempts of a started call, until it ends.
+    async fn attempts<M: Mode>(
+        &self,
+        mut started: Box<Started>,
+        mut now: std::time::Instant,
+        call_span: tracing::Span,
+    ) -> Result<M::Output, Error> {
+        let streaming = M::STREAMING;
+        let shared = &*self.h.shared;
+        // Kept boxed: the call's head and state are hundreds of bytes, and
+        // the future that holds them is moved a few times per call.
+        let Started { parts, call, body } = &mut *started;
         let mut progress = Progress::new();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
         let mut fresh_connection = false;
-        async move {
+        {
             loop {
                 // Admission first, its waits bounded by the deadline; the
                 // attempt's own timeout then counts from admission.
-                // A drain ends an admission wait too.
-                let bound = call.admission_bound(shared, self.h.clock.now());
-                let admission = self.h.pipeline.acquire_within(&call.origin, bound);
-                let permit = match self.h.unless_drained(admission).await {
-                    None => return Err(call.drained(shared, self.h.clock.now())),
-                    Some(Ok(permit)) => permit,
-                    Some(Err(rejection)) => {
-                        call.rejected(shared, &rejection, self.h.clock.now());
+                // A drain ends an admission wait too, and a client already
+                // drained admits nothing.
+                if self.is_draining() {
+                    return Err(call.drained(shared, now));
+                }
+                let bound = call.admission_bound(shared, now);
+                // A healthy upstream admits at once, with no future and no
+                // timer; only a wait is boxed, and raced against a drain.
+                let admitted = match self.h.pipeline.admit(&call.origin, bound) {
+                    Admission::Ready(admitted) => admitted,
+                    Admission::Wait(wait) => {
+                        let admitted = self.h.unless_drained(wait).await;
+                        now = self.h.clock.now();
+                        match admitted {
+                            Some(admitted) => admitted,
+                            None => return Err(call.drained(shared, now)),
+                        }
+                    }
+                };
+                let permit = match admitted {
+                    Ok(permit) => permit,
+                    Err(rejection) => {
+                        call.rejected(shared, &rejection, now);
                         return Err(Error::rejected(rejection, call.finish(shared)));
                     }
                 };
-                let plan = call.plan(shared, self.h.clock.now());
+                let plan = call.plan(shared, now);
                 progress.renew();
                 let context = AttemptContext::new(
                     progress.clone(),
@@ -414,7 +492,7 @@ impl<E: Engine> Client<E> {
                     fresh_connection,
                 );
                 let request =
-                    build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
+                    build_request(attempt_head(parts, call.key.as_ref()), body.for_attempt());
                 let attempt = run_attempt(
                     &*self.h.engine,
                     request,
@@ -439,7 +517,7 @@ impl<E: Engine> Client<E> {
                     Ok(_) => seal.answered(),
                     Err(_) => seal.seal(),
                 };
-                let now = self.h.clock.now();
+                now = self.h.clock.now();
                 let ended = Ended {
                     progress: &snapshot,
                     draining: self.is_draining(),
@@ -458,7 +536,9 @@ impl<E: Engine> Client<E> {
                             }
                             None => {
                                 drop(entered);
-                                return Ok(self.deliver(call, answer, progress, now, call_span));
+                                let finished =
+                                    self.deliver(started.call, answer, progress, now, call_span);
+                                return Ok(M::output(finished));
                             }
                         }
                     }
@@ -468,14 +548,16 @@ impl<E: Engine> Client<E> {
                     }
                 };
                 drop(entered);
-                // A drain ends the wait at once, and the call with it.
-                if !self.h.wait_unless_drained(delay).await {
-                    return Err(call.drained(shared, self.h.clock.now()));
+                // A drain ends the wait at once, and the call with it. (Boxed:
+                // retries are rare, and the wait's state would otherwise
+                // enlarge every call's future.)
+                let waited = Box::pin(self.h.wait_unless_drained(delay)).await;
+                now = self.h.clock.now();
+                if !waited {
+                    return Err(call.drained(shared, now));
                 }
             }
         }
-        .instrument(span)
-        .await
     }
 }
 
@@ -493,21 +575,68 @@ async fn run_attempt<E: Engine + ?Sized>(
         return Ok(Answer::Streaming(response));
     }
     let (parts, mut body) = response.into_parts();
-    let mut collected = BytesMut::new();
+    let mut collected = Collected::default();
     while let Some(frame) = body.frame().await {
         if let Ok(data) = frame?.into_data() {
-            if collected.len() + data.len() > max_bytes {
-                let seen = collected.len() + data.len();
+            let seen = collected.len() + data.len();
+            if seen > max_bytes {
                 return Err(EngineFailure::new(
                     EngineSignal::ResponseTooLarge,
                     ResponseTooLarge::new(max_bytes, seen),
                 ));
             }
-            collected.extend_from_slice(&data);
+            collected.push(data);
         }
     }
     Ok(Answer::Full(http::Response::from_parts(
         parts,
-        collected.freeze(),
+        collected.into_bytes(),
     )))
+}
+
+/// A response body read whole. A body that arrives in one frame (most small
+/// answers) is kept as it came, without a copy; more frames are joined.
+#[derive(Default)]
+enum Collected {
+    #[default]
+    Nothing,
+    One(Bytes),
+    Many(BytesMut),
+}
+
+impl Collected {
+    fn len(&self) -> usize {
+        match self {
+            Collected::Nothing => 0,
+            Collected::One(b) => b.len(),
+            Collected::Many(b) => b.len(),
+        }
+    }
+
+    fn push(&mut self, data: Bytes) {
+        if data.is_empty() {
+            return;
+        }
+        *self = match std::mem::take(self) {
+            Collected::Nothing => Collected::One(data),
+            Collected::One(first) => {
+                let mut joined = BytesMut::with_capacity(first.len() + data.len());
+                joined.extend_from_slice(&first);
+                joined.extend_from_slice(&data);
+                Collected::Many(joined)
+            }
+            Collected::Many(mut joined) => {
+                joined.extend_from_slice(&data);
+                Collected::Many(joined)
+            }
+        };
+    }
+
+    fn into_bytes(self) -> Bytes {
+        match self {
+            Collected::Nothing => Bytes::new(),
+            Collected::One(b) => b,
+            Collected::Many(b) => b.freeze(),
+        }
+    }
 }

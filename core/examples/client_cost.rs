@@ -1,0 +1,90 @@
+//! The client layer's cost per call, without a network: N calls through the
+//! client over a scripted engine that answers at once, or N calls to the
+//! engine alone. The difference is what the client adds (admission,
+//! planning, classification, the decision, the records).
+//!
+//! Timing this on a shared machine is noise; counting instructions is not.
+//! Run each mode at two counts under cachegrind and take the difference per
+//! call:
+//!
+//! ```text
+//! cargo build --release -p evident-core --example client_cost
+//! B=target/release/examples/client_cost
+//! for n in 2000 12000; do
+//!   valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null $B client $n 2>&1 | grep 'I *refs'
+//! done
+//! ```
+//!
+//! Modes: `engine`, `client` (an idempotent GET), `client-key` (a GET with a
+//! generated idempotency key), `blocking-engine`, `blocking-client`.
+
+use std::hint::black_box;
+
+use evident_core::Progress;
+use evident_core::client::{Body, CallOptions, ClientBuilder, blocking};
+use evident_core::engine::{AttemptBody, BlockingAttemptBody, BlockingEngine, Engine};
+use evident_core::testing::{ScriptedEngine, Step, attempt_context};
+use http_body_util::BodyExt;
+
+const URL: &str = "http://127.0.0.1:8080/x";
+const USAGE: &str =
+    "usage: client_cost engine|client|client-key|blocking-engine|blocking-client CALLS";
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let (Some(mode), Some(calls)) = (args.next(), args.next()) else {
+        return Err(USAGE.into());
+    };
+    let calls: usize = calls.parse().map_err(|_| USAGE)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()?;
+    let engine = ScriptedEngine::new([Step::respond(200, "ok")]);
+    let uri: http::Uri = URL.parse()?;
+    match mode.as_str() {
+        "engine" => runtime.block_on(async {
+            let progress = Progress::new();
+            for _ in 0..calls {
+                let request = http::Request::get(uri.clone()).body(AttemptBody::Empty)?;
+                let context = attempt_context(progress.clone(), None);
+                let response = Engine::send(&engine, request, &context).await?;
+                black_box(response.into_body().collect().await?.to_bytes());
+            }
+            Ok::<_, Box<dyn std::error::Error>>(())
+        })?,
+        "client" | "client-key" => {
+            let client = ClientBuilder::new().build(engine)?;
+            runtime.block_on(async {
+                for _ in 0..calls {
+                    let request = http::Request::get(uri.clone()).body(Body::Empty)?;
+                    let options = match mode.as_str() {
+                        "client" => CallOptions::new().idempotent(),
+                        _ => CallOptions::new().generate_idempotency_key(),
+                    };
+                    black_box(client.execute(request, options).await?);
+                }
+                Ok::<_, Box<dyn std::error::Error>>(())
+            })?
+        }
+        "blocking-engine" => {
+            let progress = Progress::new();
+            for _ in 0..calls {
+                let request = http::Request::get(uri.clone()).body(BlockingAttemptBody::Empty)?;
+                let context = attempt_context(progress.clone(), None);
+                let mut body = BlockingEngine::send(&engine, request, &context)?.into_body();
+                while let Some(chunk) = body.next_chunk()? {
+                    black_box(chunk);
+                }
+            }
+        }
+        "blocking-client" => {
+            let client = ClientBuilder::new().build_blocking(engine)?;
+            for _ in 0..calls {
+                let request = http::Request::get(uri.clone()).body(blocking::Body::Empty)?;
+                black_box(client.execute(request, CallOptions::new().idempotent())?);
+            }
+        }
+        _ => return Err(USAGE.into()),
+    }
+    Ok(())
+}
