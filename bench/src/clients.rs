@@ -244,21 +244,33 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
         client::ClientBuilder::new(),
     ));
 
-    let reqwest = Family {
+    let mut reqwest = Family {
         name: "reqwest".into(),
         rows: vec![
             row("reqwest", Role::Bare, bare_reqwest(setup)?),
             row("reqwest (null)", Role::Null, bare_reqwest(setup)?),
-            row(
-                "reqwest-retry",
-                Role::Peer,
-                Driver::Async(Arc::new(ReqwestRetry::new(
-                    setup,
-                    REQWEST_RETRY_MIN_BACKOFF,
-                )?)),
-            ),
         ],
     };
+    // Set up like the bare client: the same idle pool, prior knowledge over
+    // HTTP/2. reqwest's TCP_NODELAY is on by default in both; the engine
+    // sets no timeout (the core owns attempt timeouts).
+    let mut engine = evident_reqwest::ReqwestEngine::builder().max_idle_per_origin(setup.pool);
+    if setup.protocol == Protocol::Http2 {
+        engine = engine.http2_prior_knowledge();
+    }
+    reqwest.rows.extend(evident_async_rows(
+        "reqwest",
+        engine.build()?,
+        client::ClientBuilder::new(),
+    ));
+    reqwest.rows.push(row(
+        "reqwest-retry",
+        Role::Peer,
+        Driver::Async(Arc::new(ReqwestRetry::new(
+            setup,
+            REQWEST_RETRY_MIN_BACKOFF,
+        )?)),
+    ));
 
     let mut families = vec![hyper];
     if setup.protocol == Protocol::Http1 {
