@@ -396,6 +396,9 @@ pub struct FamilyResult {
     pub name: String,
     /// The rows, the bare engine first.
     pub rows: Vec<RowResult>,
+    /// What the reader must know to read the ratios (see
+    /// [`crate::clients::Family::note`]).
+    pub note: Option<String>,
 }
 
 /// One protocol × workload × in-flight combination.
@@ -487,6 +490,7 @@ pub fn run(
                     results.push(FamilyResult {
                         name: family.name.clone(),
                         rows,
+                        note: family.note.clone(),
                     });
                 }
                 cases.push(Case {
