@@ -415,7 +415,9 @@ pub struct Case {
 }
 
 /// Runs `plan` against a healthy loopback server. `note` hears what is
-/// starting (for a progress line on stderr).
+/// starting (for a progress line on stderr). Every case builds its clients
+/// afresh and drops each family's once measured, so that only one
+/// family's connections are open at a time.
 pub fn run(
     plan: &Plan,
     mut note: impl FnMut(&str),
