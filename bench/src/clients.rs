@@ -165,6 +165,10 @@ pub enum Role {
     Client,
     /// A retrying peer users pick today.
     Peer,
+    /// The bare engine set up the way evident's engine must set it up
+    /// (isahc without connection reuse): how much of the gap that setting
+    /// alone costs.
+    Reference,
 }
 
 /// A named client.
@@ -194,6 +198,9 @@ pub struct Family {
     pub name: String,
     /// The rows, the bare engine first.
     pub rows: Vec<Row>,
+    /// A line printed under the family's table rows: what a reader must
+    /// know to read its ratios.
+    pub note: Option<String>,
 }
 
 /// Which protocol the clients speak to the loopback server.
@@ -225,7 +232,8 @@ pub struct Setup {
     pub pool: usize,
 }
 
-/// The rows for `setup`: hyper, ureq (HTTP/1.1 only) and reqwest families.
+/// The rows for `setup`: hyper, ureq (HTTP/1.1 only), reqwest and isahc
+/// (HTTP/1.1 only) families.
 pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>> {
     let mut hyper = Family {
         name: "hyper".into(),
@@ -233,6 +241,7 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
             row("hyper-util", Role::Bare, bare_hyper(setup)),
             row("hyper-util (null)", Role::Null, bare_hyper(setup)),
         ],
+        note: None,
     };
     let mut engine = evident_hyper::HyperEngine::builder().max_idle_per_origin(setup.pool);
     if setup.protocol == Protocol::Http2 {
@@ -244,21 +253,34 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
         client::ClientBuilder::new(),
     ));
 
-    let reqwest = Family {
+    let mut reqwest = Family {
         name: "reqwest".into(),
         rows: vec![
             row("reqwest", Role::Bare, bare_reqwest(setup)?),
             row("reqwest (null)", Role::Null, bare_reqwest(setup)?),
-            row(
-                "reqwest-retry",
-                Role::Peer,
-                Driver::Async(Arc::new(ReqwestRetry::new(
-                    setup,
-                    REQWEST_RETRY_MIN_BACKOFF,
-                )?)),
-            ),
         ],
+        note: None,
     };
+    // Set up like the bare client: the same idle pool, prior knowledge over
+    // HTTP/2. reqwest's TCP_NODELAY is on by default in both; the engine
+    // sets no timeout (the core owns attempt timeouts).
+    let mut engine = evident_reqwest::ReqwestEngine::builder().max_idle_per_origin(setup.pool);
+    if setup.protocol == Protocol::Http2 {
+        engine = engine.http2_prior_knowledge();
+    }
+    reqwest.rows.extend(evident_async_rows(
+        "reqwest",
+        engine.build()?,
+        client::ClientBuilder::new(),
+    ));
+    reqwest.rows.push(row(
+        "reqwest-retry",
+        Role::Peer,
+        Driver::Async(Arc::new(ReqwestRetry::new(
+            setup,
+            REQWEST_RETRY_MIN_BACKOFF,
+        )?)),
+    ));
 
     let mut families = vec![hyper];
     if setup.protocol == Protocol::Http1 {
@@ -268,6 +290,7 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
                 row("ureq", Role::Bare, bare_ureq(setup)),
                 row("ureq (null)", Role::Null, bare_ureq(setup)),
             ],
+            note: None,
         };
         let engine = evident_ureq::UreqEngine::builder()
             .max_idle_per_origin(setup.pool)
@@ -280,7 +303,42 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
         families.push(ureq);
     }
     families.push(reqwest);
+    if setup.protocol == Protocol::Http1 {
+        families.push(isahc_family(setup)?);
+    }
     Ok(families)
+}
+
+/// What the isahc family's note says: evident-isahc never reuses a
+/// connection, and the "no reuse" row shows what that alone costs.
+pub const ISAHC_NOTE: &str = "evident-isahc opens a fresh connection for every attempt \
+     (libcurl silently re-sends any request whose reused connection died), so it pays a \
+     TCP handshake per call that bare isahc, which reuses its connections, does not";
+
+/// The isahc family (HTTP/1.1 only: evident-isahc declares HTTP/2 a gap):
+/// bare isahc as users get it, a null row, bare isahc without connection
+/// reuse (the setting evident-isahc must impose, to show its share of the
+/// gap), and evident's engine and client.
+fn isahc_family(setup: Setup) -> Result<Family, Box<dyn std::error::Error>> {
+    let mut isahc = Family {
+        name: "isahc".into(),
+        rows: vec![
+            row("isahc", Role::Bare, bare_isahc(setup, true)?),
+            row("isahc (null)", Role::Null, bare_isahc(setup, true)?),
+            row(
+                "isahc, no reuse (as evident's)",
+                Role::Reference,
+                bare_isahc(setup, false)?,
+            ),
+        ],
+        note: Some(ISAHC_NOTE.into()),
+    };
+    isahc.rows.extend(evident_async_rows(
+        "isahc",
+        evident_isahc::IsahcEngine::builder().build()?,
+        client::ClientBuilder::new(),
+    ));
+    Ok(isahc)
 }
 
 pub(crate) fn row(name: &str, role: Role, driver: Driver) -> Row {
@@ -658,6 +716,63 @@ impl AsyncClient for ReqwestRetry {
         }
         match request.send().await {
             Ok(response) => {
+                let status = response.status().as_u16();
+                match response.bytes().await {
+                    Ok(_) => Outcome::answered(status),
+                    Err(e) => Outcome::failed(e),
+                }
+            }
+            Err(e) => Outcome::failed(e),
+        }
+    }
+}
+
+// ---- isahc ----------------------------------------------------------------
+
+/// Bare isahc as users get it, with what would otherwise differ from the
+/// other clients turned off: no proxy from the environment, no redirects
+/// (isahc's default too), no `Accept-Encoding` or decompression, HTTP/1.1.
+/// Its connection cache holds the same number of idle connections as the
+/// other clients' pools (one origin here, so per origin). With `reuse`
+/// false the cache is off, as in evident-isahc. TCP_NODELAY is libcurl's
+/// default; so is `Expect: 100-continue` only above 1 MiB (libcurl 8.22),
+/// so the 16 KiB POST goes with its head, as on every client.
+pub(crate) fn bare_isahc(setup: Setup, reuse: bool) -> Result<Driver, isahc::Error> {
+    use isahc::config::{Configurable, RedirectPolicy, VersionNegotiation};
+    let client = isahc::HttpClient::builder()
+        .connection_cache_size(if reuse { setup.pool } else { 0 })
+        .version_negotiation(VersionNegotiation::http11())
+        .redirect_policy(RedirectPolicy::None)
+        .proxy(None)
+        .automatic_decompression(false)
+        .timeout(CALL_TIMEOUT)
+        .build()?;
+    Ok(Driver::Async(Arc::new(BareIsahc(client))))
+}
+
+struct BareIsahc(isahc::HttpClient);
+
+#[async_trait::async_trait]
+impl AsyncClient for BareIsahc {
+    async fn call(&self, spec: &CallSpec) -> Outcome {
+        use isahc::AsyncReadResponseExt;
+        let mut request = http::Request::builder()
+            .method(spec.method())
+            .uri(spec.url.clone());
+        for (name, value) in spec.headers() {
+            request = request.header(name, value);
+        }
+        // isahc takes its body as a `Vec` (or a reader): the copy a user
+        // holding `Bytes` makes. An empty `Vec` would still be a body (curl
+        // would upload zero bytes), so a GET gets isahc's empty body.
+        let body = if spec.body.is_empty() {
+            isahc::AsyncBody::empty()
+        } else {
+            isahc::AsyncBody::from(spec.body.to_vec())
+        };
+        let request = request.body(body).expect("a valid request");
+        match self.0.send_async(request).await {
+            Ok(mut response) => {
                 let status = response.status().as_u16();
                 match response.bytes().await {
                     Ok(_) => Outcome::answered(status),

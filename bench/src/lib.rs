@@ -8,10 +8,17 @@
 //!
 //! One process serves loopback HTTP/1.1 and HTTP/2 ([`server`]) and drives
 //! each engine three ways ([`clients`]): bare (hyper-util's legacy client,
-//! a ureq agent, reqwest), evident's engine alone through `Engine::send`,
-//! and the evident client over that engine; plus reqwest with reqwest-retry,
-//! the retrying peer users pick today, and a second bare client per family
-//! (the *null* row) whose ratio shows the noise floor.
+//! a ureq agent, reqwest, isahc), evident's engine alone through
+//! `Engine::send`, and the evident client over that engine; plus reqwest
+//! with reqwest-retry, the retrying peer users pick today, and a second
+//! bare client per family (the *null* row) whose ratio shows the noise
+//! floor. ureq and isahc run over HTTP/1.1 only, as their evident engines
+//! do.
+//!
+//! evident-isahc never reuses a connection (libcurl silently re-sends a
+//! request whose reused connection died), where bare isahc does: the isahc
+//! family has a third bare row, isahc without connection reuse, and a note
+//! under its table says how much of the engine's gap that setting explains.
 //!
 //! Rounds are paired and interleaved ([`run`]): every row of a family runs
 //! the same calls in each round, in an order that rotates, and its ratio is
@@ -28,7 +35,8 @@
 //! for every client.
 //!
 //! Every client gets the same idle pool per origin, so rows differ by their
-//! code and not by their pool defaults.
+//! code and not by their pool defaults. Each case builds its clients afresh
+//! and drops each family's once it is measured (see [`run::run`]).
 //!
 //! The crate installs a counting global allocator in every binary that
 //! links it; it is a benchmark, never a dependency.

@@ -21,7 +21,7 @@ use evident_core::client::ClientBuilder;
 
 use crate::clients::{
     self, CallSpec, Declaration, Protocol, REQWEST_RETRY_MIN_BACKOFF, ReqwestRetry, Role, Row,
-    Setup, bare_hyper, bare_reqwest, bare_ureq, row,
+    Setup, bare_hyper, bare_isahc, bare_reqwest, bare_ureq, row,
 };
 use crate::run::{POST_BODY_BYTES, Sample, batch, client_runtime};
 use crate::server::{Behaviour, Server};
@@ -99,12 +99,23 @@ fn rows(evident: &dyn Fn() -> ClientBuilder) -> Result<Vec<Row>, Box<dyn std::er
         evident_ureq::UreqEngine::builder().build()?,
         evident(),
     );
+    let [_, reqwest_client] = clients::evident_async_rows(
+        "reqwest",
+        evident_reqwest::ReqwestEngine::builder().build()?,
+        evident(),
+    );
+    let [_, isahc_client] = clients::evident_async_rows(
+        "isahc",
+        evident_isahc::IsahcEngine::builder().build()?,
+        evident(),
+    );
     Ok(vec![
         row("hyper-util", Role::Bare, bare_hyper(setup)),
         hyper_client,
         row("ureq", Role::Bare, bare_ureq(setup)),
         ureq_client,
         row("reqwest", Role::Bare, bare_reqwest(setup)?),
+        reqwest_client,
         row(
             "reqwest-retry",
             Role::Peer,
@@ -113,6 +124,8 @@ fn rows(evident: &dyn Fn() -> ClientBuilder) -> Result<Vec<Row>, Box<dyn std::er
                 REQWEST_RETRY_MIN_BACKOFF,
             )?)),
         ),
+        row("isahc", Role::Bare, bare_isahc(setup, true)?),
+        isahc_client,
     ])
 }
 

@@ -49,6 +49,29 @@ pub fn cases(cases: &[Case]) -> String {
             }
             let engine = family.rows.iter().find(|r| r.role == Role::Engine);
             let client = family.rows.iter().find(|r| r.role == Role::Client);
+            let reference = family.rows.iter().find(|r| r.role == Role::Reference);
+            if let Some(note) = &family.note {
+                let mut note = format!("{}: {note}", family.name);
+                // The reference row is the bare engine with evident's
+                // engine's setting: how much of the engine's gap that
+                // setting alone explains.
+                if let (Some(reference), Some(engine)) = (reference, engine) {
+                    let paired: Vec<f64> = engine
+                        .ratios
+                        .iter()
+                        .zip(&reference.ratios)
+                        .map(|(e, r)| e / r)
+                        .collect();
+                    let _ = write!(
+                        note,
+                        ". \"{}\" runs at {:.3} of bare, the engine alone at {:.3} of it (paired medians)",
+                        reference.name,
+                        reference.ratio().0,
+                        crate::run::median(paired),
+                    );
+                }
+                notes.push(note);
+            }
             if let (Some(engine), Some(client)) = (engine, client) {
                 let paired: Vec<f64> = client
                     .ratios

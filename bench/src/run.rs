@@ -396,6 +396,9 @@ pub struct FamilyResult {
     pub name: String,
     /// The rows, the bare engine first.
     pub rows: Vec<RowResult>,
+    /// What the reader must know to read the ratios (see
+    /// [`crate::clients::Family::note`]).
+    pub note: Option<String>,
 }
 
 /// One protocol × workload × in-flight combination.
@@ -412,7 +415,9 @@ pub struct Case {
 }
 
 /// Runs `plan` against a healthy loopback server. `note` hears what is
-/// starting (for a progress line on stderr).
+/// starting (for a progress line on stderr). Every case builds its clients
+/// afresh and drops each family's once measured, so that only one
+/// family's connections are open at a time.
 pub fn run(
     plan: &Plan,
     mut note: impl FnMut(&str),
@@ -422,24 +427,33 @@ pub fn run(
     let pool = plan.in_flight.iter().copied().max().unwrap_or(1);
     let mut cases = Vec::new();
     for &protocol in &plan.protocols {
-        let mut families = {
-            let _entered = runtime.enter();
-            families(Setup { protocol, pool })?
-        };
-        if let Some(only) = &plan.only {
-            for family in &mut families {
-                family
-                    .rows
-                    .retain(|row| row.role == Role::Bare || row.name.contains(only.as_str()));
-            }
-            families.retain(|family| family.rows.len() > 1);
-        }
         for &workload in &plan.workloads {
             let spec = workload.spec(&server.base_url());
             for &in_flight in &plan.in_flight {
                 note(&format!("{protocol}, {workload}, {in_flight} in flight"));
+                // Fresh clients for every case (the warm-up fills their
+                // pools), and each family's clients dropped, their pools
+                // closed, once measured: the families before it must not
+                // hold sockets while the next one runs. libcurl as built
+                // here (isahc) waits on its sockets with select(), so it
+                // fails to connect on any socket numbered 1024 or above,
+                // and a few families' pools of 128 connections (two
+                // descriptors each on loopback: client and server) reach
+                // that.
+                let mut families = {
+                    let _entered = runtime.enter();
+                    families(Setup { protocol, pool })?
+                };
+                if let Some(only) = &plan.only {
+                    for family in &mut families {
+                        family.rows.retain(|row| {
+                            row.role == Role::Bare || row.name.contains(only.as_str())
+                        });
+                    }
+                    families.retain(|family| family.rows.len() > 1);
+                }
                 let mut results = Vec::new();
-                for family in &families {
+                for family in families {
                     for row in &family.rows {
                         batch(&runtime, &row.driver, &spec, plan.warmup, in_flight, false);
                     }
@@ -478,6 +492,7 @@ pub fn run(
                     results.push(FamilyResult {
                         name: family.name.clone(),
                         rows,
+                        note: family.note.clone(),
                     });
                 }
                 cases.push(Case {

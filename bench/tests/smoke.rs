@@ -56,14 +56,34 @@ fn every_client_answers_every_smoke_call_and_its_costs_are_measured() {
             }
         }
     }
-    // The tables render a row per client and a target line per engine
-    // that has an "engine alone" and a client row (hyper everywhere, ureq
-    // over HTTP/1.1).
+    // Every engine is there three ways: bare, alone, and under the client
+    // (ureq and isahc over HTTP/1.1 only).
     let tables = evident_bench::report::cases(&cases);
-    assert!(tables.contains("| evident client/hyper |"));
+    for row in [
+        "hyper-util",
+        "evident-hyper engine",
+        "evident client/hyper",
+        "ureq",
+        "evident-ureq engine",
+        "evident blocking/ureq",
+        "reqwest",
+        "evident-reqwest engine",
+        "evident client/reqwest",
+        "reqwest-retry",
+        "isahc",
+        "isahc, no reuse (as evident's)",
+        "evident-isahc engine",
+        "evident client/isahc",
+    ] {
+        assert!(tables.contains(&format!("| {row} |")), "no row {row}");
+    }
+    // isahc's note says what its ratios owe to connection reuse.
+    assert!(tables.contains("* isahc: evident-isahc opens a fresh connection"));
+    // A target line per engine that has an "engine alone" and a client
+    // row: hyper and reqwest everywhere, ureq and isahc over HTTP/1.1.
     let targets = evident_bench::report::targets(&cases);
     let lines = targets.lines().filter(|l| l.starts_with("| HTTP")).count();
-    assert_eq!(lines, cases.len() + cases.len() / 2, "{targets}");
+    assert_eq!(lines, 2 * cases.len() + cases.len(), "{targets}");
     // CPU is sampled coarsely; over the whole smoke run it must show.
     let cpu: f64 = cases
         .iter()
