@@ -230,6 +230,30 @@ pub struct Setup {
     /// Idle connections each client may keep per origin. Every client gets
     /// the same pool, so rows differ by their code, not their defaults.
     pub pool: usize,
+    /// The evident clients' bulkhead (concurrent attempts per origin):
+    /// `None` keeps the default, which queues calls above
+    /// [`DEFAULT_MAX_CONCURRENT_ATTEMPTS`](evident_core::resilience::DEFAULT_MAX_CONCURRENT_ATTEMPTS).
+    /// Raising it to the calls in flight measures the client without that
+    /// queueing (the bare engines have no such limit).
+    pub bulkhead: Option<u32>,
+}
+
+impl Setup {
+    /// The evident clients' configuration for this setup.
+    pub fn client(&self) -> client::ClientBuilder {
+        let builder = client::ClientBuilder::new();
+        match self.bulkhead {
+            None => builder,
+            Some(max) => builder.pipeline(
+                evident_core::resilience::PipelineConfig::default().bulkhead(Some(
+                    evident_core::resilience::BulkheadConfig::builder()
+                        .max_concurrent(max)
+                        .build()
+                        .expect("a bulkhead of at least one slot is valid"),
+                )),
+            ),
+        }
+    }
 }
 
 /// The rows for `setup`: hyper, ureq (HTTP/1.1 only), reqwest and isahc
@@ -247,11 +271,9 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
     if setup.protocol == Protocol::Http2 {
         engine = engine.http2_prior_knowledge();
     }
-    hyper.rows.extend(evident_async_rows(
-        "hyper",
-        engine.build()?,
-        client::ClientBuilder::new(),
-    ));
+    hyper
+        .rows
+        .extend(evident_async_rows("hyper", engine.build()?, setup.client()));
 
     let mut reqwest = Family {
         name: "reqwest".into(),
@@ -271,7 +293,7 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
     reqwest.rows.extend(evident_async_rows(
         "reqwest",
         engine.build()?,
-        client::ClientBuilder::new(),
+        setup.client(),
     ));
     reqwest.rows.push(row(
         "reqwest-retry",
@@ -295,11 +317,8 @@ pub fn families(setup: Setup) -> Result<Vec<Family>, Box<dyn std::error::Error>>
         let engine = evident_ureq::UreqEngine::builder()
             .max_idle_per_origin(setup.pool)
             .build()?;
-        ureq.rows.extend(evident_blocking_rows(
-            "ureq",
-            engine,
-            client::ClientBuilder::new(),
-        ));
+        ureq.rows
+            .extend(evident_blocking_rows("ureq", engine, setup.client()));
         families.push(ureq);
     }
     families.push(reqwest);
@@ -336,7 +355,7 @@ fn isahc_family(setup: Setup) -> Result<Family, Box<dyn std::error::Error>> {
     isahc.rows.extend(evident_async_rows(
         "isahc",
         evident_isahc::IsahcEngine::builder().build()?,
-        client::ClientBuilder::new(),
+        setup.client(),
     ));
     Ok(isahc)
 }

@@ -11,7 +11,11 @@ use evident_core::client::ClientBuilder;
 const USAGE: &str = "\
 usage: evident-bench [--smoke] [--calls N] [--rounds N] [--warmup N]
                      [--in-flight 16,128] [--protocol h1,h2] [--workload get,post]
-                     [--only NAME] [--outage-calls N] [--no-outage] [--outage-only]";
+                     [--only NAME] [--bulkhead N] [--outage-calls N] [--no-outage]
+                     [--outage-only]
+
+--bulkhead N gives evident's clients N concurrent attempts per origin instead
+of the default, which queues calls above it (the bare engines have no limit).";
 
 fn main() -> ExitCode {
     match parse(std::env::args().skip(1)) {
@@ -75,6 +79,14 @@ fn parse(args: impl Iterator<Item = String>) -> Result<(Plan, Option<OutagePlan>
                 outage = outage.map(|o| OutagePlan { calls, ..o });
             }
             "--only" => plan.only = Some(value()?),
+            "--bulkhead" => {
+                let max = number(&value()?)?;
+                let max = u32::try_from(max)
+                    .ok()
+                    .filter(|m| *m > 0)
+                    .ok_or("--bulkhead must be between 1 and 4294967295")?;
+                plan.bulkhead = Some(max);
+            }
             "--no-outage" => outage = None,
             "--outage-only" => benchmark = false,
             "--help" | "-h" => return Err("help".into()),
@@ -101,6 +113,13 @@ fn run(plan: &Plan, outage: Option<OutagePlan>) -> Result<(), Box<dyn std::error
         "## evident-bench: {} calls per client per round, {} paired rounds, {} warm-up calls\n",
         plan.calls, plan.rounds, plan.warmup
     );
+    match plan.bulkhead {
+        Some(max) => println!("evident clients' bulkhead: {max} concurrent attempts per origin\n"),
+        None => println!(
+            "evident clients' bulkhead: the default, {} per origin, queueing above\n",
+            evident_core::resilience::DEFAULT_MAX_CONCURRENT_ATTEMPTS
+        ),
+    }
     if !plan.protocols.is_empty() {
         let cases = evident_bench::run::run(plan, |what| eprintln!("running {what}"))?;
         println!("{}", evident_bench::report::cases(&cases));

@@ -88,6 +88,7 @@ fn rows(evident: &dyn Fn() -> ClientBuilder) -> Result<Vec<Row>, Box<dyn std::er
     let setup = Setup {
         protocol: Protocol::Http1,
         pool: DEFAULT_OUTAGE_IN_FLIGHT,
+        bulkhead: None,
     };
     let [_, hyper_client] = clients::evident_async_rows(
         "hyper",

@@ -84,6 +84,9 @@ pub struct Plan {
     /// Only the rows whose name contains this (each family keeps its bare
     /// row, the baseline of every ratio): for profiling one client.
     pub only: Option<String>,
+    /// The evident clients' bulkhead, if not the default (see
+    /// [`Setup::bulkhead`](crate::clients::Setup::bulkhead)).
+    pub bulkhead: Option<u32>,
 }
 
 /// Calls per row per round of the full run: enough for a few hundred
@@ -106,6 +109,7 @@ impl Plan {
             rounds: DEFAULT_ROUNDS,
             warmup: DEFAULT_WARMUP,
             only: None,
+            bulkhead: None,
         }
     }
 
@@ -442,7 +446,11 @@ pub fn run(
                 // that.
                 let mut families = {
                     let _entered = runtime.enter();
-                    families(Setup { protocol, pool })?
+                    families(Setup {
+                        protocol,
+                        pool,
+                        bulkhead: plan.bulkhead,
+                    })?
                 };
                 if let Some(only) = &plan.only {
                     for family in &mut families {
