@@ -414,6 +414,9 @@ fn delay_of(decision: Decision) -> Option<Duration> {
     }
 }
 
+/// Room left in an attempt's header map for the headers an engine adds.
+const ENGINE_HEADERS: usize = 4;
+
 /// The attempt's request head: the caller's, plus the idempotency key.
 pub(crate) fn attempt_head(
     parts: &http::request::Parts,
@@ -421,10 +424,12 @@ pub(crate) fn attempt_head(
 ) -> (http::Method, http::Uri, http::Version, http::HeaderMap) {
     let headers = match key {
         None => parts.headers.clone(),
-        // Sized for the key from the start: one allocation of each table,
-        // where a clone and then an insert would grow them.
+        // Sized from the start for the key and the few headers an engine
+        // adds (host, content-length, ...): one allocation of each table,
+        // where a clone and then inserts would grow them.
         Some(key) => {
-            let mut headers = http::HeaderMap::with_capacity(parts.headers.len() + 1);
+            let mut headers =
+                http::HeaderMap::with_capacity(parts.headers.len() + 1 + ENGINE_HEADERS);
             for (name, value) in &parts.headers {
                 headers.append(name.clone(), value.clone());
             }
