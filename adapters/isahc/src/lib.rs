@@ -85,6 +85,13 @@
 //!
 //! # What else libcurl does here
 //!
+//! * libcurl as `curl-sys` 0.4.91 builds it waits on sockets with
+//!   `select()` (the build defines `HAVE_POLL_FINE`, which libcurl stopped
+//!   reading in 8.11), so a socket numbered 1024 or above cannot be
+//!   watched: in a process holding more than about a thousand descriptors
+//!   every transfer fails before anything is written, recorded at
+//!   `Connect` with `NotSent` (the test `tests/descriptors.rs` pins it).
+//!   Prefer another engine in such processes.
 //! * A caller's own `Expect` header is **not sent**: after a 417 curl sends
 //!   the request again by itself, and since it never read the body yet, no
 //!   rewind is needed and nothing would stop that second send. The body
