@@ -70,6 +70,17 @@ impl CallSpec {
         headers
     }
 
+    /// A request builder with the method, the URL and [`Self::headers`].
+    fn builder(&self) -> http::request::Builder {
+        let mut request = http::Request::builder()
+            .method(self.method())
+            .uri(self.url.clone());
+        for (name, value) in self.headers() {
+            request = request.header(name, value);
+        }
+        request
+    }
+
     fn method(&self) -> http::Method {
         if self.post {
             http::Method::POST
@@ -440,12 +451,7 @@ struct BareHyper(LegacyClient);
 #[async_trait::async_trait]
 impl AsyncClient for BareHyper {
     async fn call(&self, spec: &CallSpec) -> Outcome {
-        let mut request = http::Request::builder()
-            .method(spec.method())
-            .uri(spec.url.clone());
-        for (name, value) in spec.headers() {
-            request = request.header(name, value);
-        }
+        let request = spec.builder();
         let request = request
             .body(Full::new(spec.body.clone()))
             .expect("a valid request");
@@ -469,12 +475,7 @@ struct EngineAlone<E>(E);
 #[async_trait::async_trait]
 impl<E: Engine> AsyncClient for EngineAlone<E> {
     async fn call(&self, spec: &CallSpec) -> Outcome {
-        let mut request = http::Request::builder()
-            .method(spec.method())
-            .uri(spec.url.clone());
-        for (name, value) in spec.headers() {
-            request = request.header(name, value);
-        }
+        let request = spec.builder();
         let body = if spec.body.is_empty() {
             AttemptBody::Empty
         } else {
@@ -582,12 +583,7 @@ struct BlockingEngineAlone<E>(E);
 
 impl<E: BlockingEngine> BlockingClient for BlockingEngineAlone<E> {
     fn call(&self, spec: &CallSpec) -> Outcome {
-        let mut request = http::Request::builder()
-            .method(spec.method())
-            .uri(spec.url.clone());
-        for (name, value) in spec.headers() {
-            request = request.header(name, value);
-        }
+        let request = spec.builder();
         let body = if spec.body.is_empty() {
             BlockingAttemptBody::Empty
         } else {
@@ -775,12 +771,7 @@ struct BareIsahc(isahc::HttpClient);
 impl AsyncClient for BareIsahc {
     async fn call(&self, spec: &CallSpec) -> Outcome {
         use isahc::AsyncReadResponseExt;
-        let mut request = http::Request::builder()
-            .method(spec.method())
-            .uri(spec.url.clone());
-        for (name, value) in spec.headers() {
-            request = request.header(name, value);
-        }
+        let request = spec.builder();
         // isahc takes its body as a `Vec` (or a reader): the copy a user
         // holding `Bytes` makes. An empty `Vec` would still be a body (curl
         // would upload zero bytes), so a GET gets isahc's empty body.
