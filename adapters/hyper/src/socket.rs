@@ -15,7 +15,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, ready};
 
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
 use tokio::net::TcpStream;
 
 /// A TCP stream behind an `Arc`, read and written through tokio's
@@ -44,7 +44,10 @@ impl AsyncRead for SharedTcp {
         // `poll_read_ready` returns `Pending` (and registers the waker).
         loop {
             ready!(self.0.poll_read_ready(cx))?;
-            match self.0.try_read(buf.initialize_unfilled()) {
+            let dst = buf.initialize_unfilled();
+            match drained_if_short(&self.0, Interest::READABLE, dst.len(), || {
+                self.0.try_read(dst)
+            }) {
                 Ok(n) => {
                     buf.advance(n);
                     return Poll::Ready(Ok(()));
@@ -56,6 +59,65 @@ impl AsyncRead for SharedTcp {
     }
 }
 
+/// Whether a short read or write proves the socket drained or full: true
+/// with the edge-triggered selectors mio uses on these systems (epoll,
+/// kqueue), false with level-triggered ones (tokio#5866). The same
+/// condition as tokio's own `PollEvented`.
+const SHORT_TRANSFER_DRAINS: bool = cfg!(all(
+    not(mio_unsupported_force_poll_poll),
+    any(
+        target_os = "android",
+        target_os = "illumos",
+        target_os = "linux",
+        target_os = "redox",
+        target_os = "dragonfly",
+        target_os = "freebsd",
+        target_os = "ios",
+        target_os = "macos",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "tvos",
+        target_os = "visionos",
+        target_os = "watchos",
+    )
+));
+
+/// Runs `io` (a read or write of `len` bytes) and, like tokio's own
+/// `TcpStream`, takes a short transfer as proof that the socket is drained
+/// (read) or full (write): its readiness is cleared, so the next poll waits
+/// for the reactor instead of making a system call that can only fail with
+/// `WouldBlock`. On the benchmark's keep-alive GETs that failing `recvfrom`
+/// came once per request.
+///
+/// The readiness is cleared as of *before* the transfer (`try_io` takes its
+/// snapshot first and clears only if no event arrived since), exactly as
+/// tokio does, so data or room that arrives meanwhile is never missed. Like
+/// tokio, only where mio's selector is edge-triggered (see
+/// [`SHORT_TRANSFER_DRAINS`]).
+fn drained_if_short(
+    tcp: &TcpStream,
+    interest: Interest,
+    len: usize,
+    io: impl FnOnce() -> io::Result<usize>,
+) -> io::Result<usize> {
+    if !SHORT_TRANSFER_DRAINS {
+        return io();
+    }
+    let mut short = None;
+    let result = tcp.try_io(interest, || match io()? {
+        n if 0 < n && n < len => {
+            short = Some(n);
+            // Makes `try_io` clear the readiness it saw before the transfer.
+            Err(io::ErrorKind::WouldBlock.into())
+        }
+        n => Ok(n),
+    });
+    match (result, short) {
+        (_, Some(n)) => Ok(n),
+        (result, None) => result,
+    }
+}
+
 impl AsyncWrite for SharedTcp {
     fn poll_write(
         self: Pin<&mut Self>,
@@ -64,7 +126,9 @@ impl AsyncWrite for SharedTcp {
     ) -> Poll<io::Result<usize>> {
         loop {
             ready!(self.0.poll_write_ready(cx))?;
-            match self.0.try_write(buf) {
+            match drained_if_short(&self.0, Interest::WRITABLE, buf.len(), || {
+                self.0.try_write(buf)
+            }) {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 result => return Poll::Ready(result),
             }
@@ -78,7 +142,10 @@ impl AsyncWrite for SharedTcp {
     ) -> Poll<io::Result<usize>> {
         loop {
             ready!(self.0.poll_write_ready(cx))?;
-            match self.0.try_write_vectored(bufs) {
+            let len = bufs.iter().map(|b| b.len()).sum();
+            match drained_if_short(&self.0, Interest::WRITABLE, len, || {
+                self.0.try_write_vectored(bufs)
+            }) {
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 result => return Poll::Ready(result),
             }
@@ -98,5 +165,49 @@ impl AsyncWrite for SharedTcp {
     fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         // What tokio's own `TcpStream::poll_shutdown` does.
         Poll::Ready(socket2::SockRef::from(&*self.0).shutdown(std::net::Shutdown::Write))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    use super::*;
+
+    /// After a short read has cleared the readiness, data that arrives later
+    /// still wakes the reader: the clearing never loses an edge.
+    #[tokio::test]
+    async fn data_arriving_after_a_short_read_still_wakes_the_reader() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let client = tokio::spawn(async move { TcpStream::connect(addr).await.unwrap() });
+        let (mut server, _) = listener.accept().await.unwrap();
+        let mut shared = SharedTcp::new(client.await.unwrap());
+
+        let mut buf = [0u8; 64];
+        for round in 0..50u8 {
+            server.write_all(&[round; 5]).await.unwrap();
+            // Short: 5 of 64 bytes. The next read must wait for the reactor
+            // and still be woken by the next round's bytes.
+            let n = shared.read(&mut buf).await.unwrap();
+            assert_eq!(&buf[..n], &[round; 5][..n]);
+            if n < 5 {
+                let m = shared.read(&mut buf[n..]).await.unwrap();
+                assert_eq!(n + m, 5);
+            }
+        }
+        // A short write (a full send buffer) likewise waits and resumes.
+        let big = vec![7u8; 8 << 20];
+        let writer = tokio::spawn(async move {
+            shared.write_all(&big).await.unwrap();
+            shared
+        });
+        let mut received = 0;
+        let mut sink = vec![0u8; 64 << 10];
+        while received < 8 << 20 {
+            received += server.read(&mut sink).await.unwrap();
+        }
+        writer.await.unwrap();
     }
 }
