@@ -486,15 +486,17 @@ impl Pipeline {
         };
         if waited.is_zero() {
             let bulkhead = match &state.bulkhead {
+                // May not wait: a slot now, or rejected now.
+                Some(bulkhead) if max_wait.min(bulkhead.config().max_wait()).is_zero() => {
+                    match bulkhead.try_acquire() {
+                        Ok(permit) => Some(permit),
+                        Err(rejection) => return Admission::Ready(Err(rejection)),
+                    }
+                }
+                // May wait: a free slot now, or the queue (which counts and
+                // reports its own outcome).
                 Some(bulkhead) => match bulkhead.try_take_quietly() {
                     Some(permit) => Some(permit),
-                    // May not wait: rejected now, through the ordinary path.
-                    None if max_wait.min(bulkhead.config().max_wait()).is_zero() => {
-                        match bulkhead.try_acquire() {
-                            Ok(permit) => Some(permit),
-                            Err(rejection) => return Admission::Ready(Err(rejection)),
-                        }
-                    }
                     None => {
                         return self.wait_for_slot(state, circuit, rate, waited, max_wait);
                     }
