@@ -54,11 +54,23 @@ const REQWEST_COVERED_GOAWAY: &str = "a stream at or below the GOAWAY's last-str
     Closed by hyper keeping the h2::Error as the I/O error's source, or by reqwest letting a \
     connector layer wrap the I/O";
 
+/// Why the reqwest engine takes no GOAWAY error as proof.
+#[cfg(feature = "reqwest")]
+const REQWEST_GOAWAY_NO_PROOF: &str = "hyper's HTTP/2 client task hands a remote GOAWAY's error \
+    to the stream it has just opened when the GOAWAY arrives between h2's send_request and its \
+    next poll_ready (ClientTask::poll), although that stream's HEADERS leave and the GOAWAY may \
+    cover it; the same error reaches streams above the last-stream-id, and reqwest shows \
+    neither stream ids nor frames. Taken as proof, it ran POSTs twice under graceful reloads. \
+    Closed by hyper not failing an opened stream with the connection's error, or by reqwest \
+    exposing the stream id";
+
 /// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
 #[cfg(feature = "reqwest")]
 pub fn reqwest() -> Driver {
     use crate::harness::KnownGap;
-    use evident_core::FailureCategory as C;
+    use crate::scenario::{Expect, Then};
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
     use std::sync::Arc;
     let covered = |scenario| {
         KnownGap::category(
@@ -66,6 +78,23 @@ pub fn reqwest() -> Driver {
             C::GoAway,
             C::ConnectionClosed,
             REQWEST_COVERED_GOAWAY,
+        )
+    };
+    // A stream above the last-stream-id, seen without the proof: the
+    // attempt may have been processed (rule 3), and a POST that declared
+    // nothing stops there. The server executed nothing, on one connection.
+    let unseen = |scenario| {
+        KnownGap::unseen_proof(
+            scenario,
+            vec![vec![Expect::failed(
+                S::AwaitHead,
+                C::GoAway,
+                E::SentNoResponse,
+                Then::Stop(StopReason::NotIdempotent),
+            )]],
+            0,
+            Some(1),
+            REQWEST_GOAWAY_NO_PROOF,
         )
     };
     Driver::asynchronous("reqwest", |env| {
@@ -83,6 +112,10 @@ pub fn reqwest() -> Driver {
     })
     .known_gap(covered("h2_goaway_covering_stream"))
     .known_gap(covered("h2_goaway_covering_stream_idempotent"))
+    .known_gap(covered("h2_graceful_shutdown_covering_stream"))
+    .known_gap(unseen("h2_goaway_above_stream"))
+    .known_gap(unseen("h2_goaway_above_stream_tls"))
+    .known_gap(unseen("h2_goaway_with_error_above_stream"))
 }
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per

@@ -40,8 +40,8 @@ use crate::lab::{
     refused_addr_on, shared_free_port,
 };
 use crate::scenario::{
-    AddressFault, Before, BodySpec, CallSpec, Capability, Declared, Fault, LARGE_BODY_BYTES,
-    Scenario,
+    AddressFault, Before, BodySpec, CallSpec, Capability, Declared, Expect, Fault,
+    LARGE_BODY_BYTES, Scenario,
 };
 
 /// The host name every scenario's URL uses; the engine's resolver maps it
@@ -85,19 +85,40 @@ pub struct Driver {
 }
 
 /// A scenario an engine runs but cannot match exactly, declared in its
-/// driver: the one difference allowed (a failure category the engine
-/// cannot see, reported as another), why, and what would close it.
+/// driver, with why and what would close it. Two kinds:
 ///
-/// A declared gap never widens the expectation: every other field of every
-/// record, and the server's execution count, must still match; the cell is
-/// shown as a gap (not a pass, not identical), and a gap that is no longer
-/// seen fails the cell so the declaration gets removed.
+/// * [`KnownGap::category`]: the engine cannot see which failure it was and
+///   reports another category. Only that field may differ: every other
+///   field of every record, and the server's execution count, must match.
+/// * [`KnownGap::unseen_proof`]: the engine cannot see a protocol proof of
+///   non-processing (a GOAWAY's last-stream-id), so it must report the
+///   weaker, ambiguous evidence and decide from that. Its expectation is
+///   written out in full, from the rules applied to the weaker evidence,
+///   never copied from what the engine printed; it is checked as strictly
+///   as the scenario's own (records, decisions, executions).
+///
+/// A declared gap never widens anything else: the cell is shown as a gap
+/// (not a pass, not identical), a cell that matches neither expectation
+/// fails, and a gap that is no longer seen fails the cell so the
+/// declaration gets removed.
 #[derive(Debug, Clone)]
 pub struct KnownGap {
     scenario: &'static str,
-    expected: FailureCategory,
-    observed: FailureCategory,
+    kind: GapKind,
     reason: &'static str,
+}
+
+#[derive(Debug, Clone)]
+enum GapKind {
+    Category {
+        expected: FailureCategory,
+        observed: FailureCategory,
+    },
+    UnseenProof {
+        expected: Vec<Vec<Expect>>,
+        executions: u64,
+        connections: Option<u64>,
+    },
 }
 
 impl KnownGap {
@@ -111,8 +132,30 @@ impl KnownGap {
     ) -> KnownGap {
         KnownGap {
             scenario,
-            expected,
-            observed,
+            kind: GapKind::Category { expected, observed },
+            reason,
+        }
+    }
+
+    /// In `scenario`, the engine cannot see the protocol proof that makes
+    /// an attempt `not_processed`, for `reason`. `expected` is what the
+    /// rules give for the evidence the engine can prove (one list of
+    /// records per call), with the server executing `executions` times
+    /// over `connections` connections when the scenario checks them.
+    pub fn unseen_proof(
+        scenario: &'static str,
+        expected: Vec<Vec<Expect>>,
+        executions: u64,
+        connections: Option<u64>,
+        reason: &'static str,
+    ) -> KnownGap {
+        KnownGap {
+            scenario,
+            kind: GapKind::UnseenProof {
+                expected,
+                executions,
+                connections,
+            },
             reason,
         }
     }
@@ -120,12 +163,27 @@ impl KnownGap {
     /// The scenario with only the declared difference applied.
     fn applied_to(&self, scenario: &Scenario) -> Scenario {
         let mut scenario = scenario.clone();
-        for call in &mut scenario.expected {
-            for expect in call {
-                if let Some((_, category, _)) = &mut expect.failure
-                    && *category == self.expected
-                {
-                    *category = self.observed;
+        match &self.kind {
+            GapKind::Category { expected, observed } => {
+                for call in &mut scenario.expected {
+                    for expect in call {
+                        if let Some((_, category, _)) = &mut expect.failure
+                            && category == expected
+                        {
+                            *category = *observed;
+                        }
+                    }
+                }
+            }
+            GapKind::UnseenProof {
+                expected,
+                executions,
+                connections,
+            } => {
+                scenario.expected = expected.clone();
+                scenario.server.executions = *executions;
+                if scenario.server.connections.is_some() {
+                    scenario.server.connections = *connections;
                 }
             }
         }
@@ -133,12 +191,19 @@ impl KnownGap {
     }
 
     fn describe(&self) -> String {
-        format!(
-            "named gap: `{}` is seen as `{}`: {}",
-            self.expected.as_str(),
-            self.observed.as_str(),
-            self.reason
-        )
+        match &self.kind {
+            GapKind::Category { expected, observed } => format!(
+                "named gap: `{}` is seen as `{}`: {}",
+                expected.as_str(),
+                observed.as_str(),
+                self.reason
+            ),
+            GapKind::UnseenProof { .. } => format!(
+                "named gap: a `not_processed` proof is not seen, so the attempt is `sent_no_response` \
+                 and decided as such: {}",
+                self.reason
+            ),
+        }
     }
 }
 
