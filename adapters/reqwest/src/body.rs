@@ -16,6 +16,15 @@
 //! | a frame pulled | hyper holds these bytes (not: they were flushed) | `wrote(n)` |
 //! | end of body (`is_end_stream()` true, or no more frames) | hyper holds the whole request | `body_written` |
 //!
+//! An attempt the core has sealed (given up on) must write nothing, even
+//! when hyper takes it from a pooled connection's queue only afterwards:
+//! its body then answers "not ended" with a size of one byte to come, so
+//! that hyper, on HTTP/1.1, encodes the head and pulls a frame, which fails
+//! before the head is flushed. On HTTP/2 hyper sends the HEADERS before it
+//! pulls a frame; there, only hyper's own check that the caller is still
+//! waiting (the core drops the attempt before it seals it) keeps a sealed
+//! request from leaving.
+//!
 //! "Written" here means handed to hyper, as the hyper engine's HTTP/2 path
 //! reports "accepted by h2": possibly late on the wire, never before the
 //! bytes existed for the connection. Since nothing is counted at the
@@ -145,6 +154,15 @@ impl Body for TrackedBody {
     }
 
     fn size_hint(&self) -> SizeHint {
+        if self.progress.is_sealed() {
+            // Sealed by the core: claim one byte to come, so that hyper
+            // must pull a frame, which fails (`poll_frame`) before the head
+            // it has encoded is flushed. With an exact 0 hyper writes the
+            // whole request without asking for a frame, and so it does for
+            // an unknown size on a GET or HEAD (hyper's `set_length`
+            // assumes those have no body). The claimed byte is never sent.
+            return SizeHint::with_exact(1);
+        }
         match &self.source {
             Source::Empty => SizeHint::with_exact(0),
             Source::Full(bytes) => SizeHint::with_exact(bytes.len() as u64),
