@@ -61,8 +61,10 @@ const REQWEST_GOAWAY_NO_PROOF: &str = "hyper's HTTP/2 client task hands a remote
     next poll_ready (ClientTask::poll), although that stream's HEADERS leave and the GOAWAY may \
     cover it; the same error reaches streams above the last-stream-id, and reqwest shows \
     neither stream ids nor frames. Taken as proof, it ran POSTs twice under graceful reloads. \
-    Closed by hyper not failing an opened stream with the connection's error, or by reqwest \
-    exposing the stream id";
+    The engine proves it only for a request whose body hyper pulled (its stream's body pipe \
+    ran, so the client task had let it go); a request without a body never is. Closed by \
+    hyper not failing an opened stream with the connection's error, or by reqwest exposing \
+    the stream id";
 
 /// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
 #[cfg(feature = "reqwest")]

@@ -37,7 +37,8 @@
 //! being pulled (`WriteBody`), not after it was all handed over.
 
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use bytes::Bytes;
@@ -66,6 +67,7 @@ enum Source {
 pub(crate) struct TrackedBody {
     source: Source,
     progress: Progress,
+    pulled: Option<Arc<AtomicBool>>,
 }
 
 impl TrackedBody {
@@ -77,7 +79,19 @@ impl TrackedBody {
             AttemptBody::Full(Some(bytes)) => Source::Full(bytes),
             AttemptBody::Stream(stream) => Source::Stream(Mutex::new(stream)),
         };
-        TrackedBody { source, progress }
+        TrackedBody {
+            source,
+            progress,
+            pulled: None,
+        }
+    }
+
+    /// Sets `pulled` once hyper asks for a frame of this body, which it
+    /// does only from the stream's own body pipe (see
+    /// [`crate::classify::goaway_signal`]).
+    pub(crate) fn reporting_pulls(mut self, pulled: Arc<AtomicBool>) -> Self {
+        self.pulled = Some(pulled);
+        self
     }
 
     fn source_ended(&self) -> bool {
@@ -98,6 +112,9 @@ impl Body for TrackedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         let this = self.get_mut();
+        if let Some(pulled) = &this.pulled {
+            pulled.store(true, Ordering::Release);
+        }
         if let Err(sealed) = this.progress.start_write() {
             // The core gave up on this attempt: fail the body, so hyper
             // tears the connection down instead of writing more for it.

@@ -10,7 +10,10 @@
 //! may cover it (`hyper/src/proto/h2/client.rs`, `ClientTask::poll`, "Check
 //! poll_ready() again"). The same error reaches a stream above the
 //! last-stream-id and a request refused before its stream opened, and
-//! reqwest shows no stream id: on reqwest a GOAWAY error proves nothing.
+//! reqwest shows no stream id: on reqwest a GOAWAY error proves the stream
+//! was not processed only when hyper had pulled a frame of its body, which
+//! it does only once the stream's own body pipe runs (the POSTs here have
+//! a 1 KiB body, so both kinds of GOAWAY error are attacked).
 
 mod support;
 
