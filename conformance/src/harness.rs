@@ -804,6 +804,35 @@ async fn run_calls(
     Ok(results.into_iter().flatten().collect())
 }
 
+/// How the observed calls differ from the expected ones: their number,
+/// then each call's number of attempts and every record.
+fn records_mismatch(expected: &[Vec<Expect>], got: &[Vec<AttemptRecord>]) -> Option<String> {
+    if expected.len() != got.len() {
+        return Some(format!(
+            "expected {} call(s), observed {}",
+            expected.len(),
+            got.len()
+        ));
+    }
+    for (c, (expected, got)) in expected.iter().zip(got).enumerate() {
+        for (a, pair) in expected.iter().zip(got.iter()).enumerate() {
+            if let Some(diff) = pair.0.mismatch(pair.1) {
+                return Some(format!("call {c} attempt {a}: {diff}"));
+            }
+        }
+        if expected.len() != got.len() {
+            let extra: Vec<String> = got.iter().map(ToString::to_string).collect();
+            return Some(format!(
+                "call {c}: expected {} attempt(s), got {}: [{}]",
+                expected.len(),
+                got.len(),
+                extra.join(", ")
+            ));
+        }
+    }
+    None
+}
+
 fn compare(
     scenario: &Scenario,
     got: &[Vec<AttemptRecord>],
@@ -812,21 +841,8 @@ fn compare(
     executions: u64,
     key: Option<String>,
 ) -> CellStatus {
-    for (c, (expected, got)) in scenario.expected.iter().zip(got).enumerate() {
-        for (a, pair) in expected.iter().zip(got.iter()).enumerate() {
-            if let Some(diff) = pair.0.mismatch(pair.1) {
-                return CellStatus::Fail(format!("call {c} attempt {a}: {diff}"));
-            }
-        }
-        if expected.len() != got.len() {
-            let extra: Vec<String> = got.iter().map(ToString::to_string).collect();
-            return CellStatus::Fail(format!(
-                "call {c}: expected {} attempt(s), got {}: [{}]",
-                expected.len(),
-                got.len(),
-                extra.join(", ")
-            ));
-        }
+    if let Some(diff) = records_mismatch(&scenario.expected, got) {
+        return CellStatus::Fail(diff);
     }
     if let Some(limit) = scenario.ends_within {
         for (c, took) in durations.iter().enumerate() {
@@ -929,4 +945,39 @@ pub fn describe_failure(engine: &str, scenario: &Scenario, cell: &Cell, diff: &s
         "{} on {engine}: {diff}\n  summary: {}\n  records: {got:?}\n  executions: {}",
         scenario.name, scenario.summary, cell.executions
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage, ExecutionEvidence};
+
+    fn stopped() -> Expect {
+        Expect::failed(
+            AttemptStage::Connect,
+            FailureCategory::ConnectionRefused,
+            ExecutionEvidence::NotSent,
+            crate::scenario::Then::Stop(StopReason::AttemptsExhausted),
+        )
+    }
+
+    #[test]
+    fn a_missing_call_is_a_difference() {
+        // Two calls expected, none observed: every record that was
+        // observed matched, but a call is missing.
+        let diff = records_mismatch(&[vec![stopped()], vec![stopped()]], &[]);
+        assert_eq!(diff.as_deref(), Some("expected 2 call(s), observed 0"));
+        let diff = records_mismatch(&[], &[Vec::new()]);
+        assert_eq!(diff.as_deref(), Some("expected 0 call(s), observed 1"));
+    }
+
+    #[test]
+    fn a_missing_attempt_is_a_difference() {
+        let diff = records_mismatch(&[vec![stopped()]], &[Vec::new()]).unwrap();
+        assert!(
+            diff.starts_with("call 0: expected 1 attempt(s), got 0"),
+            "{diff}"
+        );
+    }
 }
