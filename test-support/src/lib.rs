@@ -419,6 +419,21 @@ pub mod reload {
     /// [`attack`] fails.
     pub const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
 
+    impl Findings {
+        /// Prints the figures and fails, listing them, on any false claim.
+        pub fn assert_no_false_claim(&self) {
+            println!(
+                "{} calls, {} claimed not sent/not processed ({} from a GOAWAY), {} timed out, {} false",
+                self.calls,
+                self.proven,
+                self.proven_by_goaway,
+                self.timed_out,
+                self.false_claims.len()
+            );
+            assert!(self.false_claims.is_empty(), "{:#?}", self.false_claims);
+        }
+    }
+
     /// Concurrent callers in [`attack`]: enough to keep an engine's HTTP/2
     /// connection busy opening streams while GOAWAYs arrive.
     pub const CALLERS: u64 = 16;
