@@ -39,9 +39,32 @@ pub fn ureq() -> Driver {
         )
     })
     .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
-    .lacks(
-        Capability::LargeRequestHead,
-        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger one before writing",
+    .known_gap(ureq_large_head())
+}
+
+/// ureq refuses a head larger than its output buffer before writing it: a
+/// permanent failure at once, where the other engines time out writing it.
+#[cfg(feature = "ureq")]
+fn ureq_large_head() -> crate::harness::KnownGap {
+    use crate::scenario::{Expect, Then};
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
+    // Rule 2: a protocol failure is permanent; nothing was executed.
+    crate::harness::KnownGap::records(
+        "idempotency_key_head_never_left",
+        "the engine refuses the head before writing it, a permanent `protocol` failure, \
+         instead of timing out while writing it",
+        vec![vec![Expect::failed(
+            S::WriteHead,
+            C::Protocol,
+            E::SentNoResponse,
+            Then::Stop(StopReason::PermanentFailure),
+        )]],
+        0,
+        None,
+        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger \
+         one with an error it gives no kind but a protocol one. The key never left either way, \
+         and the call stops without a retry",
     )
 }
 
@@ -141,11 +164,15 @@ pub fn isahc() -> Driver {
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
     )
-    .lacks(
-        Capability::LargeRequestHead,
-        "libcurl builds the request head in a buffer limited to 1 MiB \
-         (DYN_HTTP_REQUEST) and refuses a larger one before sending",
-    )
+    .known_gap(crate::harness::KnownGap::category(
+        "idempotency_key_head_never_left",
+        evident_core::FailureCategory::Timeout,
+        evident_core::FailureCategory::Other,
+        "libcurl builds the request head in a buffer limited to 1 MiB (DYN_HTTP_REQUEST) and \
+         refuses a larger one after connecting, before sending it, with an error isahc reports \
+         without a kind (other); the others time out writing it. Stage, evidence, decision and \
+         executions are the same",
+    ))
 }
 
 /// Every engine this build includes, in matrix column order.

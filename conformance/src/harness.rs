@@ -92,10 +92,12 @@ pub struct Driver {
 ///   field of every record, and the server's execution count, must match.
 /// * [`KnownGap::unseen_proof`]: the engine cannot see a protocol proof of
 ///   non-processing (a GOAWAY's last-stream-id), so it must report the
-///   weaker, ambiguous evidence and decide from that. Its expectation is
-///   written out in full, from the rules applied to the weaker evidence,
-///   never copied from what the engine printed; it is checked as strictly
-///   as the scenario's own (records, decisions, executions).
+///   weaker, ambiguous evidence and decide from that; and, more generally,
+///   [`KnownGap::records`]: the engine meets the fault differently (it
+///   refuses at once what others time out on). Its expectation is written
+///   out in full, from the rules applied to what the engine reports, never
+///   copied from what the engine printed; it is checked as strictly as the
+///   scenario's own (records, decisions, executions).
 ///
 /// A declared gap never widens anything else: the cell is shown as a gap
 /// (not a pass, not identical), a cell that matches neither expectation
@@ -114,12 +116,17 @@ enum GapKind {
         expected: FailureCategory,
         observed: FailureCategory,
     },
-    UnseenProof {
+    Records {
         expected: Vec<Vec<Expect>>,
         executions: u64,
         connections: Option<u64>,
+        what: &'static str,
     },
 }
+
+/// What an [`KnownGap::unseen_proof`] says the engine cannot do.
+const UNSEEN_PROOF: &str =
+    "a `not_processed` proof is not seen, so the attempt is `sent_no_response` and decided as such";
 
 impl KnownGap {
     /// In `scenario`, attempts expected to fail with `expected` report
@@ -149,12 +156,38 @@ impl KnownGap {
         connections: Option<u64>,
         reason: &'static str,
     ) -> KnownGap {
+        KnownGap::records(
+            scenario,
+            UNSEEN_PROOF,
+            expected,
+            executions,
+            connections,
+            reason,
+        )
+    }
+
+    /// In `scenario`, the engine meets the fault differently, as `what`
+    /// says (for example: it refuses a request at once where others time
+    /// out), for `reason`. `expected` is what the rules give for what the
+    /// engine reports (one list of records per call), with the server
+    /// executing `executions` times over `connections` connections when
+    /// the scenario checks them; the server's other counts stay as the
+    /// scenario has them.
+    pub fn records(
+        scenario: &'static str,
+        what: &'static str,
+        expected: Vec<Vec<Expect>>,
+        executions: u64,
+        connections: Option<u64>,
+        reason: &'static str,
+    ) -> KnownGap {
         KnownGap {
             scenario,
-            kind: GapKind::UnseenProof {
+            kind: GapKind::Records {
                 expected,
                 executions,
                 connections,
+                what,
             },
             reason,
         }
@@ -175,10 +208,11 @@ impl KnownGap {
                     }
                 }
             }
-            GapKind::UnseenProof {
+            GapKind::Records {
                 expected,
                 executions,
                 connections,
+                ..
             } => {
                 scenario.expected = expected.clone();
                 scenario.server.executions = *executions;
@@ -198,11 +232,7 @@ impl KnownGap {
                 observed.as_str(),
                 self.reason
             ),
-            GapKind::UnseenProof { .. } => format!(
-                "named gap: a `not_processed` proof is not seen, so the attempt is `sent_no_response` \
-                 and decided as such: {}",
-                self.reason
-            ),
+            GapKind::Records { what, .. } => format!("named gap: {what}: {}", self.reason),
         }
     }
 }
