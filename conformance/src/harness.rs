@@ -224,6 +224,22 @@ impl KnownGap {
         scenario
     }
 
+    /// `records` with a category gap's difference undone (the observed
+    /// category read as the expected one), for the cross-engine
+    /// comparison; `None` for a gap whose records differ by construction.
+    fn undone(&self, records: &[Vec<AttemptRecord>]) -> Option<Vec<Vec<AttemptRecord>>> {
+        let GapKind::Category { expected, observed } = &self.kind else {
+            return None;
+        };
+        let mut records = records.to_vec();
+        for record in records.iter_mut().flatten() {
+            if record.category == Some(*observed) {
+                record.category = Some(*expected);
+            }
+        }
+        Some(records)
+    }
+
     fn describe(&self) -> String {
         match &self.kind {
             GapKind::Category { expected, observed } => format!(
@@ -338,6 +354,9 @@ pub struct Cell {
     pub records: Vec<Vec<AttemptRecord>>,
     /// Executions counted by the server.
     pub executions: u64,
+    /// For a category gap: the records with the named difference undone,
+    /// which the cross-engine comparison checks like a passing cell's.
+    without_gap: Option<Vec<Vec<AttemptRecord>>>,
 }
 
 impl Cell {
@@ -347,6 +366,33 @@ impl Cell {
             status,
             records,
             executions,
+            without_gap: None,
+        }
+    }
+
+    /// A cell that matched its named category gap: `records` as observed,
+    /// `without_gap` with the named category put back.
+    pub(crate) fn category_gap(
+        describe: String,
+        records: Vec<Vec<AttemptRecord>>,
+        without_gap: Vec<Vec<AttemptRecord>>,
+        executions: u64,
+    ) -> Cell {
+        let mut cell = Cell::new(CellStatus::Gap(describe), records, executions);
+        cell.without_gap = Some(without_gap);
+        cell
+    }
+
+    /// The records the cross-engine comparison reads: a passing cell's own,
+    /// and a category gap's with the named category put back (so every
+    /// field it does not name is still compared); `None` for a cell that
+    /// is not compared (failed, skipped, or a gap whose expectation differs
+    /// by construction and is checked in full against its own).
+    pub fn compared_records(&self) -> Option<&[Vec<AttemptRecord>]> {
+        match self.status {
+            CellStatus::Pass => Some(&self.records),
+            CellStatus::Gap(_) => self.without_gap.as_deref(),
+            _ => None,
         }
     }
 
@@ -761,11 +807,12 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
     let executions = target.ledger.as_ref().map_or(0, Ledger::executions);
     let key = keys.first().cloned();
     let status = compare(scenario, &all, &durations, &target, executions, key.clone());
-    let status = match driver
+    let gap = driver
         .known_gaps
         .iter()
-        .find(|g| g.scenario == scenario.name)
-    {
+        .find(|g| g.scenario == scenario.name);
+    let mut without_gap = None;
+    let status = match gap {
         None => status,
         Some(gap) => match status {
             CellStatus::Pass => CellStatus::Fail(format!(
@@ -775,7 +822,10 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
             CellStatus::Fail(diff) => {
                 let applied = gap.applied_to(scenario);
                 match compare(&applied, &all, &durations, &target, executions, key) {
-                    CellStatus::Pass => CellStatus::Gap(gap.describe()),
+                    CellStatus::Pass => {
+                        without_gap = gap.undone(&all);
+                        CellStatus::Gap(gap.describe())
+                    }
                     _ => CellStatus::Fail(diff),
                 }
             }
@@ -783,7 +833,12 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
         },
     };
     drop(target.servers);
-    Cell::new(status, all, executions)
+    match (status, without_gap) {
+        (CellStatus::Gap(describe), Some(undone)) => {
+            Cell::category_gap(describe, all, undone, executions)
+        }
+        (status, _) => Cell::new(status, all, executions),
+    }
 }
 
 /// Runs the calls in order; a call marked [`Before::PreviousInFlight`]

@@ -4,8 +4,13 @@
 //! predict. That is not enough for parity: two engines can both meet an
 //! expectation that leaves a field unchecked (a backoff delay, the number
 //! of executions where the scenario allows either) and still disagree. So
-//! after every engine has run a scenario, every field of every record and
-//! the execution count are compared across the engines whose cells passed.
+//! after every engine has run a scenario, what every record says (its
+//! `PartialEq`: attempt index, stage, category, evidence, status,
+//! rejection, decision) and the execution count are compared across the
+//! engines whose cells passed, and those with a named category gap (with
+//! that category read as expected). A record's timing and evidence facts
+//! are measurements engines report at different precision, and are not
+//! compared; the evidence drawn from them is.
 //! When they are not all the same, every one of those cells fails, with the
 //! difference: nothing says which engine is right, only that they differ.
 //!
@@ -42,14 +47,20 @@ pub const DELAY_TOLERANCE: Duration = Duration::from_millis(50);
 /// assert_eq!(difference(&a, &b).unwrap(), "executions 1 vs 2");
 /// ```
 pub fn difference(a: &Cell, b: &Cell) -> Option<String> {
-    if a.records.len() != b.records.len() {
-        return Some(format!(
-            "{} call(s) vs {}",
-            a.records.len(),
-            b.records.len()
-        ));
+    records_difference(&a.records, &b.records)
+        .or_else(|| executions_difference(a.executions, b.executions))
+}
+
+fn executions_difference(a: u64, b: u64) -> Option<String> {
+    (a != b).then(|| format!("executions {a} vs {b}"))
+}
+
+/// The first difference between two lists of calls' records.
+fn records_difference(a: &[Vec<AttemptRecord>], b: &[Vec<AttemptRecord>]) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!("{} call(s) vs {}", a.len(), b.len()));
     }
-    for (c, (x, y)) in a.records.iter().zip(&b.records).enumerate() {
+    for (c, (x, y)) in a.iter().zip(b).enumerate() {
         if x.len() != y.len() {
             return Some(format!(
                 "call {c}: {} attempt(s) vs {}: [{}] vs [{}]",
@@ -65,10 +76,16 @@ pub fn difference(a: &Cell, b: &Cell) -> Option<String> {
             }
         }
     }
-    if a.executions != b.executions {
-        return Some(format!("executions {} vs {}", a.executions, b.executions));
-    }
     None
+}
+
+/// [`difference`] on what the comparison reads of each cell
+/// ([`Cell::compared_records`]).
+fn compared_difference(a: &Cell, b: &Cell) -> Option<String> {
+    let (Some(x), Some(y)) = (a.compared_records(), b.compared_records()) else {
+        return Some("not comparable".to_owned());
+    };
+    records_difference(x, y).or_else(|| executions_difference(a.executions, b.executions))
 }
 
 fn list(records: &[AttemptRecord]) -> String {
@@ -79,7 +96,8 @@ fn list(records: &[AttemptRecord]) -> String {
         .join(", ")
 }
 
-/// Compares two records on every field; retry delays within the tolerance.
+/// Compares two records on what they say (their `PartialEq`); retry
+/// delays within the tolerance.
 fn record_difference(a: &AttemptRecord, b: &AttemptRecord) -> Option<String> {
     let mut b_aligned = *b;
     if let (
@@ -121,12 +139,15 @@ fn record_difference(a: &AttemptRecord, b: &AttemptRecord) -> Option<String> {
 /// Compares the cells of one row (one scenario, one cell per engine, named
 /// by `engines`): when the cells that passed their expectation are not all
 /// identical, each of them fails with what it differs in and from which
-/// engine. Cells that failed or were skipped are left as they are.
+/// engine. A cell with a named category gap takes part too, with that one
+/// category read as expected: every field its gap does not name must match.
+/// Cells that failed or were skipped, and gaps whose records differ by
+/// construction, are left as they are.
 pub fn compare_row(engines: &[&str], cells: &mut [Cell]) {
     let passed: Vec<usize> = cells
         .iter()
         .enumerate()
-        .filter(|(_, c)| c.status == CellStatus::Pass)
+        .filter(|(_, c)| c.compared_records().is_some())
         .map(|(i, _)| i)
         .collect();
     // Group the passing cells into classes of identical outcomes.
@@ -134,7 +155,7 @@ pub fn compare_row(engines: &[&str], cells: &mut [Cell]) {
     for &i in &passed {
         match classes
             .iter_mut()
-            .find(|class| difference(&cells[class[0]], &cells[i]).is_none())
+            .find(|class| compared_difference(&cells[class[0]], &cells[i]).is_none())
         {
             Some(class) => class.push(i),
             None => classes.push(vec![i]),
@@ -148,7 +169,7 @@ pub fn compare_row(engines: &[&str], cells: &mut [Cell]) {
         .enumerate()
         .flat_map(|(k, class)| {
             let other = if k == 0 { &classes[1] } else { &classes[0] };
-            let diff = difference(&cells[class[0]], &cells[other[0]])
+            let diff = compared_difference(&cells[class[0]], &cells[other[0]])
                 .unwrap_or_else(|| "differs".to_owned());
             let them = other
                 .iter()
@@ -189,6 +210,50 @@ mod tests {
 
     fn cell(records: Vec<AttemptRecord>, executions: u64) -> Cell {
         Cell::new(CellStatus::Pass, vec![records], executions)
+    }
+
+    fn failed(resend: u32, category: evident_core::FailureCategory) -> AttemptRecord {
+        let mut record = ok(resend);
+        record.status = None;
+        record.category = Some(category);
+        record
+    }
+
+    #[test]
+    fn a_category_gap_is_compared_on_every_field_it_does_not_name() {
+        use evident_core::FailureCategory as C;
+        let gap = |observed: Vec<AttemptRecord>, executions| {
+            let undone = observed
+                .iter()
+                .map(|r| {
+                    let mut r = *r;
+                    if r.category == Some(C::ConnectionClosed) {
+                        r.category = Some(C::GoAway);
+                    }
+                    r
+                })
+                .collect();
+            Cell::category_gap("named gap".into(), vec![observed], vec![undone], executions)
+        };
+        // Only the named category differs: both keep their verdicts.
+        let mut row = [
+            cell(vec![failed(0, C::GoAway)], 1),
+            gap(vec![failed(0, C::ConnectionClosed)], 1),
+        ];
+        compare_row(&["a", "b"], &mut row);
+        assert_eq!(row[0].status, CellStatus::Pass);
+        assert!(matches!(row[1].status, CellStatus::Gap(_)));
+        // The same gap, but the server executed once more: both fail.
+        let mut row = [
+            cell(vec![failed(0, C::GoAway)], 1),
+            gap(vec![failed(0, C::ConnectionClosed)], 2),
+        ];
+        compare_row(&["a", "b"], &mut row);
+        assert_eq!(
+            row[1].status,
+            CellStatus::Fail("differs from a: executions 2 vs 1".into())
+        );
+        assert!(matches!(row[0].status, CellStatus::Fail(_)));
     }
 
     #[test]

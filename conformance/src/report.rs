@@ -157,7 +157,7 @@ impl Matrix {
         }
         if !gaps.is_empty() {
             out.push_str(
-                "\nNamed gaps (the engine cannot see one fact; everything else matches):\n\n",
+                "\nNamed gaps (what differs on that engine, and why; everything else is checked):\n\n",
             );
             out.push_str(&gaps.join("\n"));
             out.push('\n');
