@@ -141,6 +141,7 @@ pub fn reqwest() -> Driver {
     .known_gap(unseen("h2_goaway_above_stream"))
     .known_gap(unseen("h2_goaway_above_stream_tls"))
     .known_gap(unseen("h2_goaway_with_error_above_stream"))
+    .known_gap(unseen("h2_graceful_shutdown_excluding_stream"))
 }
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per

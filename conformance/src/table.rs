@@ -609,6 +609,28 @@ pub fn scenarios() -> Vec<Scenario> {
             vec![after_write(C::GoAway, stop(X::NotIdempotent))],
             1,
         ),
+        // The same shutdown whose second GOAWAY names the stream before
+        // this one: above the final last-stream-id, the stream was not
+        // processed (RFC 9113 §6.8) → not_processed, retried whatever the
+        // idempotency on a new connection; the server executed only the
+        // retry.
+        Scenario::one_call(
+            "h2_graceful_shutdown_excluding_stream",
+            "a stream above the second GOAWAY of a two-step shutdown was not processed: retried, executes once",
+            h2c(vec![H2::GracefulShutdownExcludingStream, H2::Respond(ok())]),
+            empty_post(),
+            vec![
+                Expect::failed(
+                    S::AwaitHead,
+                    C::GoAway,
+                    E::NotProcessed,
+                    retry(R::NotProcessed),
+                ),
+                succeeded(),
+            ],
+            1,
+        )
+        .connections(2),
         Scenario::one_call(
             "h2_stream_reset_internal_error",
             "a bare RST_STREAM proves nothing",

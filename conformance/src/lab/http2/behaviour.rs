@@ -60,6 +60,12 @@ pub enum Http2Behaviour {
         /// Count an execution (on receipt of the head) before the GOAWAYs.
         execute: bool,
     },
+    /// A graceful shutdown in two steps whose second GOAWAY excludes this
+    /// stream: GOAWAY(`NO_ERROR`, 2^31-1), then GOAWAY naming the stream
+    /// before it (RFC 9113 §6.8 lets the second lower the id), then close.
+    /// The stream is not executed: above the final last-stream-id, it was
+    /// not processed.
+    GracefulShutdownExcludingStream,
     /// Read the request body, then reset the stream with `reason` (a bare
     /// RST_STREAM). The connection stays usable.
     ResetStream {

@@ -259,6 +259,14 @@ async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Conte
                     before: Vec::new(),
                 };
             }
+            Http2Behaviour::GracefulShutdownExcludingStream => {
+                break GoAway {
+                    last_stream_id: last_received,
+                    reason: Reason::NO_ERROR,
+                    before: frames::go_away(GRACEFUL_LAST_STREAM_ID, Reason::NO_ERROR.into())
+                        .to_vec(),
+                };
+            }
             Http2Behaviour::GracefulShutdownCoveringStreamThenClose { execute } => {
                 if *execute {
                     context.ledger.execute(index, EXECUTED_STATUS);
