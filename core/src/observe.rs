@@ -315,12 +315,27 @@ pub trait Observer: Send + Sync + 'static {
     /// One attempt ended and was decided.
     fn on_attempt(&self, call: &CallInfo, record: &AttemptRecord);
 
-    /// The call ended; `records` holds every attempt's record. No record of
-    /// the call follows it: in streaming mode the call ends when the
-    /// handed-over body ends (read to its end, failed or dropped), after the
-    /// record of a body failure.
+    /// The call ended; `records` holds every attempt's record, one per
+    /// attempt. No record of the call follows it: in streaming mode the
+    /// call ends when the handed-over body ends (read to its end, failed or
+    /// dropped), after the revision of a body failure.
     fn on_call_end(&self, call: &CallInfo, records: &[AttemptRecord]) {
         let _ = (call, records);
+    }
+
+    /// A streamed attempt's record was revised: its response was handed
+    /// over at the head (`delivered`, already seen by
+    /// [`on_attempt`](Self::on_attempt)), then its body failed. `record`,
+    /// the body failure judged as any failure, replaces `delivered` in the
+    /// call's records, so one attempt keeps one record. An observer that
+    /// counts attempts counts none here.
+    fn on_attempt_revised(
+        &self,
+        call: &CallInfo,
+        delivered: &AttemptRecord,
+        record: &AttemptRecord,
+    ) {
+        let _ = (call, delivered, record);
     }
 }
 

@@ -36,21 +36,6 @@ fn builder() -> ClientBuilder {
         .pipeline(PipelineConfig::disabled())
 }
 
-#[derive(Default)]
-struct Collect(Mutex<Vec<AttemptRecord>>, Mutex<Vec<String>>);
-
-impl Observer for Collect {
-    fn on_attempt(&self, call: &CallInfo, record: &AttemptRecord) {
-        self.0.lock().unwrap().push(*record);
-        self.1.lock().unwrap().push(format!("{call:?}"));
-    }
-}
-
-impl Collect {
-    fn records(&self) -> Vec<AttemptRecord> {
-        self.0.lock().unwrap().clone()
-    }
-}
 
 fn records<T>(result: &Result<http::Response<T>, client::Error>) -> Vec<AttemptRecord> {
     match result {
@@ -690,9 +675,7 @@ async fn every_rule_of_the_table_is_reachable_end_to_end() {
         note(records(&r));
     }
     // response_delivered: a streamed response whose body fails after delivery.
-    let observer = Arc::new(Collect::default());
     let c = builder()
-        .observer(observer.clone())
         .build(ScriptedEngine::new([Step::body_fails(
             200,
             "part",
@@ -707,8 +690,8 @@ async fn every_rule_of_the_table_is_reachable_end_to_end() {
         .await
         .unwrap();
     use http_body_util::BodyExt;
-    assert!(response.into_body().collect().await.is_err());
-    note(observer.records());
+    let err = response.into_body().collect().await.unwrap_err();
+    note(err.attempts().to_vec());
 
     let missing_stops: Vec<_> = StopReason::ALL
         .iter()
@@ -997,6 +980,14 @@ impl Observer for Log {
             .unwrap()
             .push(format!("end({})", records.len()));
     }
+    fn on_attempt_revised(
+        &self,
+        _call: &CallInfo,
+        _delivered: &AttemptRecord,
+        record: &AttemptRecord,
+    ) {
+        self.0.lock().unwrap().push(format!("revised {record}"));
+    }
 }
 
 impl Log {
@@ -1012,10 +1003,22 @@ fn refused_then_body_reset() -> Vec<Step> {
     ]
 }
 
-const STREAMED_BODY_RESET: [&str; 3] = [
+/// What the caller sees at the head, then the records the error carries
+/// (one per attempt: the body failure replaces the delivered attempt's),
+/// then what the observer saw.
+const STREAMED_AT_HEAD: [&str; 2] = [
     "#0 connect/connection_refused/not_sent -> retry(not_sent)",
     "#1 status:200 -> stop(succeeded)",
+];
+const STREAMED_BODY_RESET: [&str; 2] = [
+    "#0 connect/connection_refused/not_sent -> retry(not_sent)",
     "#1 read_body/connection_reset/responded -> stop(response_delivered)",
+];
+const STREAMED_OBSERVED: [&str; 4] = [
+    "#0 connect/connection_refused/not_sent -> retry(not_sent)",
+    "#1 status:200 -> stop(succeeded)",
+    "revised #1 read_body/connection_reset/responded -> stop(response_delivered)",
+    "end(2)",
 ];
 
 #[tokio::test(start_paused = true)]
@@ -1031,27 +1034,22 @@ async fn a_streamed_body_failure_is_the_clients_error_with_every_record_observed
         .execute_streaming(request, CallOptions::new())
         .await
         .unwrap();
-    assert_eq!(
-        shown(client::attempts_of(&response)),
-        STREAMED_BODY_RESET[..2]
-    );
-    assert_eq!(
-        log.lines(),
-        STREAMED_BODY_RESET[..2],
-        "the call is not over"
-    );
+    assert_eq!(shown(client::attempts_of(&response)), STREAMED_AT_HEAD);
+    assert_eq!(log.lines(), STREAMED_AT_HEAD, "the call is not over");
     let err: client::Error = response.into_body().collect().await.unwrap_err();
     assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
+    assert!(
+        err.to_string().contains("after 2 attempt(s)"),
+        "one record per attempt: {err}"
+    );
     let f = err.failure().unwrap();
     assert_eq!(
         (f.stage(), f.category(), f.evidence()),
         (S::ReadBody, C::ConnectionReset, E::Responded)
     );
-    let mut expected: Vec<String> = STREAMED_BODY_RESET.map(String::from).to_vec();
-    expected.push("end(3)".into());
     assert_eq!(
         log.lines(),
-        expected,
+        STREAMED_OBSERVED,
         "the body failure comes before the end"
     );
 }
@@ -1098,22 +1096,13 @@ fn the_blocking_client_streams_with_the_same_trail_as_the_async_one() {
     let response = client
         .execute_streaming(request, CallOptions::new())
         .unwrap();
-    assert_eq!(
-        shown(client::attempts_of(&response)),
-        STREAMED_BODY_RESET[..2]
-    );
+    assert_eq!(shown(client::attempts_of(&response)), STREAMED_AT_HEAD);
     let mut body = response.into_body();
     assert_eq!(body.next_chunk().unwrap().unwrap(), "par");
-    assert_eq!(
-        log.lines(),
-        STREAMED_BODY_RESET[..2],
-        "the call is not over"
-    );
+    assert_eq!(log.lines(), STREAMED_AT_HEAD, "the call is not over");
     let err = body.next_chunk().unwrap_err();
     assert_eq!(shown(err.attempts()), STREAMED_BODY_RESET);
-    let mut expected: Vec<String> = STREAMED_BODY_RESET.map(String::from).to_vec();
-    expected.push("end(3)".into());
-    assert_eq!(log.lines(), expected);
+    assert_eq!(log.lines(), STREAMED_OBSERVED);
     // Through `Read`, the client's error is inside the io::Error.
     let client = builder()
         .build_blocking(ScriptedEngine::new(refused_then_body_reset()))

@@ -374,6 +374,26 @@ impl Call {
         }
         self.records.push(record);
     }
+
+    /// Replaces the record of the attempt whose response was delivered
+    /// (the last one) with `record`: one attempt, one record.
+    fn revise_delivered(&mut self, shared: &Shared, record: AttemptRecord) {
+        let Some(last) = self
+            .records
+            .last_mut()
+            .filter(|last| last.resend_count == record.resend_count)
+        else {
+            // A delivered attempt always has its record; should it not,
+            // the failure is still recorded, never lost.
+            self.record(shared, record);
+            return;
+        };
+        trace_attempt(&self.info, &record);
+        let delivered = std::mem::replace(last, record);
+        if let Some(observer) = &shared.observer {
+            observer.on_attempt_revised(&self.info, &delivered, &record);
+        }
+    }
 }
 
 /// The host (an IPv6 literal keeps its brackets) and port of a parsed URI
@@ -513,7 +533,8 @@ impl Delivered {
 
     /// Classifies, judges, records and observes a failure while the caller
     /// reads the body, then ends the call: the caller gets the client's
-    /// error with every record, the body failure's last.
+    /// error with every record, the body failure's last, in place of the
+    /// delivered attempt's (one attempt, one record).
     pub(crate) fn body_failed(
         &mut self,
         shared: &Shared,
@@ -539,7 +560,7 @@ impl Delivered {
             now,
         };
         let record = self.call.measured(record, ended);
-        self.call.record(shared, record);
+        self.call.revise_delivered(shared, record);
         self.ended = true;
         Error::failed(failure, self.call.finish(shared))
     }

@@ -314,8 +314,10 @@ impl<E: Engine> Client<E> {
     /// body over as a [`StreamingBody`]. Once handed over, the response is
     /// delivered and nothing is retried any more, but the body is still part
     /// of the call: a failure while reading it is the client's [`Error`],
-    /// with every attempt's record (the body failure's last), and the call's
-    /// deadline bounds it.
+    /// with every attempt's record, the delivered attempt's now the body
+    /// failure (one attempt, one record; an [`Observer`](crate::observe::Observer)
+    /// hears it through `on_attempt_revised`), and the call's deadline
+    /// bounds it.
     ///
     /// ```
     /// use evident_core::client::{Body, CallOptions, Client};
@@ -331,8 +333,9 @@ impl<E: Engine> Client<E> {
     /// let response = client.execute_streaming(request, CallOptions::new()).await.unwrap();
     /// let err = response.into_body().collect().await.unwrap_err();
     /// let records = err.attempts();
-    /// assert_eq!(records.len(), 2, "the answer, then the body failure");
-    /// assert_eq!(records[1].evidence, Some(ExecutionEvidence::Responded));
+    /// assert_eq!(records.len(), 1, "one attempt: its body failed");
+    /// assert_eq!(records[0].evidence, Some(ExecutionEvidence::Responded));
+    /// assert_eq!(records[0].status, None);
     /// # }
     /// ```
     pub fn execute_streaming(

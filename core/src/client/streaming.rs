@@ -4,9 +4,10 @@
 //! Handing the head over does not end the call: the body is still part of
 //! it. A failure while the caller reads the body reaches the caller as the
 //! client's own [`Error`], classified from the attempt's progress, judged
-//! (the delivered response blocks any retry) and recorded after every other
-//! record; the observer hears it inside the call, and `on_call_end` only
-//! once the body ended (read to its end, failed, or dropped). The call's
+//! (the delivered response blocks any retry) and recorded in place of the
+//! delivered attempt's record (one attempt, one record); the observer hears
+//! it inside the call (`on_attempt_revised`), and `on_call_end` only once
+//! the body ended (read to its end, failed, or dropped). The call's
 //! deadline bounds the body as it bounds the attempts.
 
 use std::future::Future;
@@ -73,7 +74,8 @@ impl Drop for Trail {
 /// The response body of [`Client::execute_streaming`](super::Client::execute_streaming).
 ///
 /// An [`http_body::Body`] whose error is the client's [`Error`], carrying
-/// every attempt's record, the body failure's last. Bounded by the call's
+/// every attempt's record, the body failure in place of the delivered
+/// attempt's. Bounded by the call's
 /// deadline: past it, the body fails with a timeout.
 pub struct StreamingBody {
     inner: Option<ResponseBody>,
