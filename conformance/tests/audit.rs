@@ -82,7 +82,10 @@ fn teaching() -> Driver {
                 .expect("the lab's root certificate is valid DER"),
         )
     })
-    .lacks(Capability::Http2, "the teaching engine speaks HTTP/1.1 only")
+    .lacks(
+        Capability::Http2,
+        "the teaching engine speaks HTTP/1.1 only",
+    )
 }
 
 #[test]

@@ -197,6 +197,7 @@ impl ConnLog {
         const PREFACE: usize = 24;
         const FRAME_HEAD: usize = 9;
         let mut out = Vec::new();
+        let mut owners: HashMap<u32, (Option<AttemptTag>, Attribution)> = HashMap::new();
         let mut at = PREFACE.min(self.bytes.len());
         while at < self.bytes.len() {
             let rest = &self.bytes[at..];
@@ -214,10 +215,17 @@ impl ConnLog {
             // DATA, HEADERS and CONTINUATION carry the request; every
             // other frame is the connection's or a stream's control.
             if stream != 0 && matches!(kind, 0 | 1 | 9) {
-                match self.streams.get(&stream) {
-                    Some(tag) => out.push((Some(*tag), total, Attribution::Tag)),
-                    None => out.push((self.stamp_at(at), total, Attribution::InFlight)),
-                }
+                // A stream h2 never decoded (its HEADERS cut, or arriving
+                // after the server stopped processing) belongs to the
+                // attempt in flight when its first frame arrived.
+                let owner =
+                    *owners
+                        .entry(stream)
+                        .or_insert_with(|| match self.streams.get(&stream) {
+                            Some(tag) => (Some(*tag), Attribution::Tag),
+                            None => (self.stamp_at(at), Attribution::InFlight),
+                        });
+                out.push((owner.0, total, owner.1));
             }
             at += total;
         }
