@@ -581,27 +581,39 @@ async fn drain_body(body: &mut RecvStream) -> Result<(), h2::Error> {
 
 /// Sends an answer head (and `body`, ending the stream when `end`), and
 /// registers it so the book records it once its HEADERS frame is written.
-fn answer(
-    shared: &Shared,
-    respond: &mut h2::server::SendResponse<Bytes>,
+/// An answer head to send on one stream.
+#[derive(Debug, Clone, Copy)]
+struct Head {
     id: u32,
     tag: AttemptTag,
     status: u16,
     replay: bool,
+}
+
+fn answer(
+    shared: &Shared,
+    respond: &mut h2::server::SendResponse<Bytes>,
+    head: Head,
     body: &[u8],
     end: bool,
 ) -> Result<(), h2::Error> {
-    let mut head = http::Response::builder().status(status);
+    let Head {
+        id,
+        tag,
+        status,
+        replay,
+    } = head;
+    let mut builder = http::Response::builder().status(status);
     if replay {
-        head = head.header("idempotent-replayed", "true");
+        builder = builder.header("idempotent-replayed", "true");
     }
-    let head = head.body(()).expect("a valid answer head");
+    let response = builder.body(()).expect("a valid answer head");
     shared
         .pending
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .insert(id, (tag, status));
-    let mut send = respond.send_response(head, false)?;
+    let mut send = respond.send_response(response, false)?;
     send.send_data(Bytes::copy_from_slice(body), end)?;
     if !end {
         // Keep the stream open: the handle is dropped without ending it.
@@ -690,10 +702,12 @@ async fn stream_task(
             let _ = answer(
                 &shared,
                 &mut respond,
-                id,
-                tag,
-                status,
-                replay.is_some(),
+                Head {
+                    id,
+                    tag,
+                    status,
+                    replay: replay.is_some(),
+                },
                 ANSWER_BODY,
                 true,
             );
@@ -724,10 +738,12 @@ async fn stream_task(
             if answer(
                 &shared,
                 &mut respond,
-                id,
-                tag,
-                status,
-                replay.is_some(),
+                Head {
+                    id,
+                    tag,
+                    status,
+                    replay: replay.is_some(),
+                },
                 &partial,
                 false,
             )
@@ -795,10 +811,12 @@ async fn stream_task(
             if answer(
                 &shared,
                 &mut respond,
-                id,
-                tag,
-                status,
-                replay.is_some(),
+                Head {
+                    id,
+                    tag,
+                    status,
+                    replay: replay.is_some(),
+                },
                 &[b'x'; 16],
                 false,
             )

@@ -14,11 +14,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use evident_core::ExecutionEvidence;
 use evident_core::observe::AttemptRecord;
+use evident_core::{AttemptStage, ExecutionEvidence, FailureCategory};
 
 use super::book::{AttemptTag, Attribution, FrozenBook};
-use super::shape::CallShape;
+use super::shape::{BodyKind, CallShape, Protocol};
 
 /// What a false claim claimed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -86,6 +86,14 @@ pub struct FalseClaim {
     pub server_log: Vec<String>,
     /// How the bytes were attributed (for `not_sent`).
     pub attribution: Option<Attribution>,
+    /// The call's protocol.
+    pub protocol: Protocol,
+    /// The call's body.
+    pub body: BodyKind,
+    /// The record's stage, for a failed attempt.
+    pub stage: Option<AttemptStage>,
+    /// The record's category, for a failed attempt.
+    pub category: Option<FailureCategory>,
 }
 
 impl fmt::Display for FalseClaim {
@@ -114,8 +122,14 @@ pub struct Verdicts {
     /// Records per evidence kind (`not_sent`, `not_processed`,
     /// `sent_no_response`, `responded`).
     pub claims: BTreeMap<&'static str, u64>,
-    /// The false claims.
+    /// The false claims: contradicted by bytes that carry the attempt's
+    /// own tag, or by the server's executions and answers.
     pub false_claims: Vec<FalseClaim>,
+    /// `not_sent` claims contradicted only by bytes tied to the attempt by
+    /// timing (bytes without a readable tag, read while the attempt was the
+    /// lane's attempt in flight). Reported, never counted as false: an
+    /// earlier attempt's late bytes would look the same.
+    pub suspects: Vec<FalseClaim>,
     /// Request bytes tied to no attempt (a cut HTTP/2 frame header).
     pub unattributed_bytes: usize,
     /// Bytes tied to an attempt by the attempt in flight rather than by
@@ -196,6 +210,10 @@ pub(crate) fn check(outcomes: &[CallOutcome], book: &FrozenBook) -> Verdicts {
             call_records: call_records.clone(),
             server_log: conn_lines(book, tag),
             attribution,
+            protocol: outcome.shape.protocol,
+            body: outcome.shape.body,
+            stage: record.stage,
+            category: record.category,
         };
         for record in &outcome.records {
             if record.rejection.is_some() {
@@ -215,15 +233,24 @@ pub(crate) fn check(outcomes: &[CallOutcome], book: &FrozenBook) -> Verdicts {
                 ExecutionEvidence::NotSent => {
                     let bytes = book.bytes.get(&tag);
                     let total: usize = bytes.into_iter().flatten().map(|(_, n, _)| n).sum();
-                    if total > 0 {
-                        let how = bytes
-                            .into_iter()
-                            .flatten()
-                            .map(|(_, _, how)| *how)
-                            .find(|how| *how == Attribution::Tag)
-                            .unwrap_or(Attribution::InFlight);
-                        v.false_claims
-                            .push(finding(ClaimKind::NotSent, tag, record, Some(how)));
+                    let tagged = bytes
+                        .into_iter()
+                        .flatten()
+                        .any(|(_, _, how)| *how == Attribution::Tag);
+                    if tagged {
+                        v.false_claims.push(finding(
+                            ClaimKind::NotSent,
+                            tag,
+                            record,
+                            Some(Attribution::Tag),
+                        ));
+                    } else if total > 0 {
+                        v.suspects.push(finding(
+                            ClaimKind::NotSent,
+                            tag,
+                            record,
+                            Some(Attribution::InFlight),
+                        ));
                     }
                 }
                 ExecutionEvidence::NotProcessed => {
