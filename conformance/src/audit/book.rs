@@ -90,6 +90,9 @@ fn parse_tag(rest: &[u8]) -> Option<AttemptTag> {
     })
 }
 
+/// Bytes of each connection kept for the excerpts once it ended.
+const KEPT_BYTES: usize = 4 * 1024;
+
 /// How a range of received bytes was tied to an attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Attribution {
@@ -126,6 +129,11 @@ pub struct ConnLog {
     pub(crate) streams: BTreeMap<u32, AttemptTag>,
     /// What the server did, in order, for the log excerpt of a finding.
     pub events: Vec<String>,
+    /// Bytes received in all (`bytes` keeps only the first ones once the
+    /// connection ended and its bytes were attributed).
+    pub total: usize,
+    /// The attribution, computed when the connection ended.
+    attributed: Option<Vec<(Option<AttemptTag>, usize, Attribution)>>,
 }
 
 impl ConnLog {
@@ -139,7 +147,23 @@ impl ConnLog {
             segments: Vec::new(),
             streams: BTreeMap::new(),
             events: Vec::new(),
+            total: 0,
+            attributed: None,
         }
+    }
+
+    /// The connection ended: attributes its bytes now and keeps only the
+    /// first [`KEPT_BYTES`] of them, so a long audit's memory does not grow
+    /// with every byte every connection received.
+    pub(crate) fn seal(&mut self) {
+        if self.attributed.is_some() {
+            return;
+        }
+        self.attributed = Some(self.attribute_now());
+        self.bytes.truncate(KEPT_BYTES);
+        self.bytes.shrink_to_fit();
+        self.chunks = Vec::new();
+        self.segments = Vec::new();
     }
 
     /// Appends received bytes, stamped with the attempt in flight.
@@ -149,6 +173,7 @@ impl ConnLog {
         }
         self.chunks.push((self.bytes.len(), in_flight));
         self.bytes.extend_from_slice(data);
+        self.total += data.len();
     }
 
     pub(crate) fn event(&mut self, event: impl Into<String>) {
@@ -166,6 +191,13 @@ impl ConnLog {
     /// connection frame, or a read stamped with no attempt) are
     /// returned under `None`.
     pub(crate) fn attribute(&self) -> Vec<(Option<AttemptTag>, usize, Attribution)> {
+        match &self.attributed {
+            Some(done) => done.clone(),
+            None => self.attribute_now(),
+        }
+    }
+
+    fn attribute_now(&self) -> Vec<(Option<AttemptTag>, usize, Attribution)> {
         match self.protocol {
             Protocol::Http1 => self.attribute_h1(),
             Protocol::Http2 => self.attribute_h2(),
@@ -237,8 +269,8 @@ impl ConnLog {
     pub fn excerpt(&self, limit: usize) -> String {
         let shown = &self.bytes[..self.bytes.len().min(limit)];
         let mut text: String = shown.escape_ascii().to_string();
-        if self.bytes.len() > limit {
-            text.push_str(&format!("… ({} bytes in all)", self.bytes.len()));
+        if self.total > shown.len() {
+            text.push_str(&format!("… ({} bytes in all)", self.total));
         }
         text
     }

@@ -175,11 +175,21 @@ fn cut_at(fault: Fault, parsed: &Parsed, hint: usize) -> Option<usize> {
     }
 }
 
-/// Serves one accepted HTTP/1.1 connection.
+/// Serves one accepted HTTP/1.1 connection, then attributes its bytes.
 pub(crate) async fn serve(stream: TcpStream, state: Arc<AuditState>, lane: usize, number: u64) {
     let log = state
         .book()
         .open(ConnLog::new(lane, Protocol::Http1, number));
+    serve_conn(stream, state, lane, log.clone()).await;
+    log.lock().unwrap_or_else(|e| e.into_inner()).seal();
+}
+
+async fn serve_conn(
+    stream: TcpStream,
+    state: Arc<AuditState>,
+    lane: usize,
+    log: Arc<Mutex<ConnLog>>,
+) {
     let mut conn = Conn {
         stream,
         log,

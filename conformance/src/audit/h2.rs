@@ -293,6 +293,7 @@ pub(crate) async fn serve(stream: TcpStream, state: Arc<AuditState>, lane: usize
     for (id, tag) in decoded {
         log.streams.entry(id).or_insert(tag);
     }
+    log.seal();
 }
 
 /// How long decoding one connection's bytes may take (it is all in

@@ -69,7 +69,7 @@ pub use oracle::{CallOutcome, ClaimKind, FalseClaim, Verdicts};
 pub const DEFAULT_LANES: usize = 8;
 
 /// Attempts per engine of the short audit that `cargo test` runs.
-pub const SHORT_ATTEMPTS: u64 = 2_000;
+pub const SHORT_ATTEMPTS: u64 = 4_000;
 
 /// Attempts per engine of the long audit.
 pub const LONG_ATTEMPTS: u64 = 100_000;
@@ -140,18 +140,17 @@ pub struct KnownFalseClaim {
 
 /// Why the reqwest engine claims "not sent" for a request hyper wrote
 /// after the attempt was given up.
-const REQWEST_LATE_WRITE: &str = "an attempt timed out while reqwest was still finding a \
-    connection (stage resolve or connect, category connect_timeout) is classified not_sent, \
-    but reqwest's request future keeps running on hyper's connection task and the request \
-    still leaves after the seal: on HTTP/1.1 with an empty body, the sealed body answers \
-    is_end_stream() = false yet its size hint is exactly 0, so hyper writes \
-    `content-length: 0` and never polls the body that would have failed (the server \
-    executes the request); on HTTP/2, hyper sends the HEADERS as soon as it asked \
-    is_end_stream(), before the failing body can stop it. Closed in evident-reqwest by \
-    a sealed body that also reports an unknown size (so hyper polls it before the head \
-    is flushed on HTTP/1.1) and, on HTTP/2, by not claiming not_sent once the request \
-    may have been handed to hyper's dispatcher (a stage after `connect` for pooled \
-    connections)";
+const REQWEST_LATE_WRITE: &str = "reqwest hands the request to hyper's connection task, \
+    which writes it, before any hook of evident-reqwest marks a write: an attempt whose timer \
+    fires in that window is still at stage resolve or connect (category connect_timeout) and \
+    is classified not_sent, but dropping it does not withdraw a request the connection task \
+    already took. The sealed body is meant to stop it, and cannot: on HTTP/1.1 with an empty \
+    body it answers is_end_stream() = false while its size hint stays exactly 0, so hyper \
+    writes `content-length: 0` and never polls the body that would fail (the server executes \
+    the request); on HTTP/2 hyper sends the HEADERS right after asking is_end_stream(), before \
+    the failing body can stop it. To close: a sealed body that also reports an unknown size \
+    (hyper then polls it before flushing an HTTP/1.1 head), and no not_sent claim on HTTP/2 \
+    once the request may have reached hyper's dispatcher";
 
 /// The known false-claim classes of the built-in engines, each with its
 /// reason. The audit reports them and fails on any other.
