@@ -553,8 +553,8 @@ mod tests {
         assert_eq!(parsed.head_end, None);
         let parsed =
             parse(b"POST /c7a1/ HTTP/1.1\r\ncontent-length: 3\r\nidempotency-key: k\r\n\r\nab");
-        assert_eq!(parsed.head_end, Some(64));
-        assert_eq!(parsed.body_end, Some(67));
+        assert_eq!(parsed.head_end, Some(63));
+        assert_eq!(parsed.body_end, Some(66));
         assert_eq!(parsed.key.as_deref(), Some("k"));
     }
 }

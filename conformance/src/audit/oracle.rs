@@ -307,3 +307,122 @@ pub(crate) fn check(outcomes: &[CallOutcome], book: &FrozenBook) -> Verdicts {
     }
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage, Decision, ExecutionEvidence, FailureCategory};
+
+    use super::*;
+    use crate::audit::book::{AttemptLog, ConnLog};
+    use crate::audit::rng::SplitMix64;
+
+    fn record(attempt: u32, evidence: ExecutionEvidence, status: Option<u16>) -> AttemptRecord {
+        let mut r = AttemptRecord::answered(attempt, 200, Decision::Stop(StopReason::Succeeded));
+        r.status = status;
+        r.evidence = Some(evidence);
+        if status.is_none() {
+            r.stage = Some(AttemptStage::Connect);
+            r.category = Some(FailureCategory::ConnectionRefused);
+        }
+        r
+    }
+
+    fn book(tag: AttemptTag, bytes: usize, log: AttemptLog, executions: u32) -> FrozenBook {
+        FrozenBook {
+            conns: vec![ConnLog::new(0, Protocol::Http1, 0)],
+            attempts: HashMap::from([(tag, log)]),
+            executions_by_call: HashMap::from([(tag.call, executions)]),
+            bytes: if bytes > 0 {
+                HashMap::from([(tag, vec![(0, bytes, Attribution::Tag)])])
+            } else {
+                HashMap::new()
+            },
+            unattributed: 0,
+        }
+    }
+
+    fn outcome(records: Vec<AttemptRecord>) -> CallOutcome {
+        let mut shape = CallShape::draw(&mut SplitMix64::new(1), false);
+        shape.declared = super::super::shape::Declared::Nothing;
+        CallOutcome {
+            call: 7,
+            lane: 0,
+            shape,
+            records,
+            error: None,
+        }
+    }
+
+    const TAG: AttemptTag = AttemptTag {
+        call: 7,
+        attempt: 0,
+    };
+
+    #[test]
+    fn not_sent_is_false_once_a_byte_of_the_attempt_reached_the_server() {
+        let call = outcome(vec![record(0, ExecutionEvidence::NotSent, None)]);
+        let none = check(&[call.clone()], &book(TAG, 0, AttemptLog::default(), 0));
+        assert!(none.false_claims.is_empty());
+        let one = check(&[call], &book(TAG, 1, AttemptLog::default(), 0));
+        assert_eq!(one.false_claims.len(), 1);
+        assert_eq!(one.false_claims[0].kind, ClaimKind::NotSent);
+    }
+
+    #[test]
+    fn not_processed_is_false_when_the_server_executed_the_attempt() {
+        let call = outcome(vec![record(0, ExecutionEvidence::NotProcessed, None)]);
+        let executed = AttemptLog {
+            executed: true,
+            answered: Vec::new(),
+        };
+        let found = check(&[call], &book(TAG, 100, executed, 1));
+        assert_eq!(found.false_claims.len(), 1);
+        assert_eq!(found.false_claims[0].kind, ClaimKind::NotProcessed);
+    }
+
+    #[test]
+    fn responded_must_match_an_answer_the_server_sent() {
+        let call = outcome(vec![record(0, ExecutionEvidence::Responded, Some(200))]);
+        let answered_503 = AttemptLog {
+            executed: false,
+            answered: vec![503],
+        };
+        let found = check(&[call.clone()], &book(TAG, 100, answered_503, 0));
+        assert_eq!(found.false_claims[0].kind, ClaimKind::Responded);
+        let answered_200 = AttemptLog {
+            executed: true,
+            answered: vec![200],
+        };
+        assert!(
+            check(&[call], &book(TAG, 100, answered_200, 1))
+                .false_claims
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_call_not_declared_idempotent_may_be_executed_once() {
+        let call = outcome(vec![
+            record(0, ExecutionEvidence::SentNoResponse, None),
+            record(1, ExecutionEvidence::Responded, Some(200)),
+        ]);
+        let log = AttemptLog {
+            executed: true,
+            answered: vec![200],
+        };
+        let mut twice = book(TAG, 100, log.clone(), 2);
+        twice.attempts.insert(
+            AttemptTag {
+                call: 7,
+                attempt: 1,
+            },
+            log,
+        );
+        let found = check(&[call], &twice);
+        assert_eq!(found.false_claims.len(), 1);
+        assert_eq!(found.false_claims[0].kind, ClaimKind::Duplicate);
+    }
+}
