@@ -364,7 +364,10 @@ mod tests {
     #[test]
     fn not_sent_is_false_once_a_byte_of_the_attempt_reached_the_server() {
         let call = outcome(vec![record(0, ExecutionEvidence::NotSent, None)]);
-        let none = check(&[call.clone()], &book(TAG, 0, AttemptLog::default(), 0));
+        let none = check(
+            std::slice::from_ref(&call),
+            &book(TAG, 0, AttemptLog::default(), 0),
+        );
         assert!(none.false_claims.is_empty());
         let one = check(&[call], &book(TAG, 1, AttemptLog::default(), 0));
         assert_eq!(one.false_claims.len(), 1);
@@ -390,7 +393,10 @@ mod tests {
             executed: false,
             answered: vec![503],
         };
-        let found = check(&[call.clone()], &book(TAG, 100, answered_503, 0));
+        let found = check(
+            std::slice::from_ref(&call),
+            &book(TAG, 100, answered_503, 0),
+        );
         assert_eq!(found.false_claims[0].kind, ClaimKind::Responded);
         let answered_200 = AttemptLog {
             executed: true,
