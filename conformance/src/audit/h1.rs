@@ -466,10 +466,12 @@ impl Conn {
                 if edge == Edge::MidResponse {
                     bytes.extend_from_slice(&[b'x'; PARTIAL_BODY]);
                 }
-                if self.stream.write_all(&bytes).await.is_ok() {
-                    self.state.book().answered(tag, status);
-                    self.event(format!("sent head {status} for {tag}"));
-                }
+                // Booked before the write: a write that fails cannot have
+                // given the client a head, and one that fails half-way may
+                // have (so booking after it could flag a true claim).
+                self.state.book().answered(tag, status);
+                let sent = self.stream.write_all(&bytes).await.is_ok();
+                self.event(format!("head {status} for {tag}: written {sent}"));
                 self.act(action, Some(tag), &format!("at {edge:?}")).await;
                 Next::Done
             }
@@ -485,11 +487,11 @@ impl Conn {
                 }
                 let mut bytes = head_bytes(status, ANSWER_BODY.len(), replay.is_some(), then_close);
                 bytes.extend_from_slice(ANSWER_BODY);
+                self.state.book().answered(tag, status);
                 if self.stream.write_all(&bytes).await.is_err() {
                     self.event(format!("answer {status} for {tag} failed to write"));
                     return Next::Done;
                 }
-                self.state.book().answered(tag, status);
                 self.event(format!("answered {status} for {tag}"));
                 if then_close {
                     self.drain();
