@@ -43,6 +43,38 @@
 //!
 //! [`sabotage`] holds an engine broken on purpose; the test suite checks
 //! that the audit catches it, so the audit is known to be able to fail.
+//!
+//! # How attempts are told apart
+//!
+//! The client lets neither the caller nor an observer change a request per
+//! attempt, so the audit wraps the driver's engine in a tagging engine
+//! ([`tag`]) that rewrites the target to `/c<call>a<attempt>/…` (the
+//! attempt index is the core's `resend_count`) and adds
+//! [`tag::ATTEMPT_HEADER`]. HTTP/1.1 bytes belong to the request whose
+//! request line precedes them; HTTP/2 bytes to the stream whose HEADERS
+//! carried the tag (decoded live, or by h2 replaying the connection's bytes
+//! afterwards). Each lane runs one call at a time on its own servers, so a
+//! byte without a readable tag is tied to the lane's attempt in flight when
+//! it was read; a `not_sent` contradicted only by such bytes is reported as
+//! a *suspect*, never counted as false.
+//!
+//! # What "reached the server" means
+//!
+//! A byte reached the server when the server's socket accepted it before
+//! the server closed: before acting at an edge the server reads everything
+//! already buffered, and a stalled connection keeps being read once its
+//! call is over (HTTP/1.1) or is read but never answered (HTTP/2). Bytes
+//! the kernel refuses after the server closed did not reach it.
+//!
+//! # Limits
+//!
+//! * Plain TCP only (HTTP/1.1 and h2c): a TLS failure is a pre-write stage
+//!   on every engine, which the matrix covers.
+//! * The seed replays the shapes and faults, not the timing: which side of
+//!   an edge an attempt lands on varies between runs, which is the point.
+//! * A second request written on an HTTP/1.1 connection whose request was
+//!   cut would be counted as the first one's bytes: that can hide a false
+//!   claim of the second, never invent one.
 
 pub mod book;
 pub mod cli;
