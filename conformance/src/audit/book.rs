@@ -91,7 +91,7 @@ fn parse_tag(rest: &[u8]) -> Option<AttemptTag> {
 }
 
 /// Bytes of each connection kept for the excerpts once it ended.
-const KEPT_BYTES: usize = 4 * 1024;
+const KEPT_BYTES: usize = 1024;
 
 /// How a range of received bytes was tied to an attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
