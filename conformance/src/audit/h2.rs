@@ -345,6 +345,10 @@ async fn decode_streams(bytes: Vec<u8>) -> Vec<(u32, AttemptTag)> {
     found
 }
 
+/// The largest stream id, which a graceful shutdown's first GOAWAY
+/// carries (RFC 9113 §6.8).
+const MAX_STREAM_ID: u32 = (1 << 31) - 1;
+
 /// The largest HTTP/2 flow-control window (RFC 9113 §6.9.1).
 const MAX_WINDOW: u32 = (1 << 31) - 1;
 
@@ -792,12 +796,17 @@ async fn stream_task(
                 _keep: Some(respond),
             });
         }
-        Fault::H2(H2Fault::GoAwayCovering(executes)) => {
+        Fault::H2(fault @ (H2Fault::GoAwayCovering(executes) | H2Fault::GoAwayAbove(executes))) => {
             if executes {
                 execute();
             }
+            let last = if matches!(fault, H2Fault::GoAwayAbove(_)) {
+                MAX_STREAM_ID
+            } else {
+                id
+            };
             let _ = tx.send(Cmd::GoAway {
-                last: id,
+                last,
                 reason: Reason::NO_ERROR,
                 tag,
                 _keep: Some(respond),

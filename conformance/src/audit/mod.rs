@@ -10,7 +10,7 @@
 //! right after the head, mid-body, awaiting the answer, after the answer's
 //! head, mid-answer; closed, reset or stalled (so the attempt timeout,
 //! itself drawn tight or just past the stall, fires there), and on HTTP/2
-//! `REFUSED_STREAM`, bare resets and GOAWAY below or covering the stream.
+//! `REFUSED_STREAM`, bare resets and GOAWAY below, at or above the stream.
 //!
 //! Loopback servers record every byte every connection received and what
 //! they executed and answered ([`book`]); each attempt is tagged on the

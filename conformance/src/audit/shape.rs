@@ -136,6 +136,10 @@ pub enum H2Fault {
     /// GOAWAY whose last-stream-id is this stream (executed first when
     /// `true`), then close: ambiguous.
     GoAwayCovering(bool),
+    /// GOAWAY whose last-stream-id is above this stream (2^31-1, as a
+    /// graceful shutdown starts; executed first when `true`), then close:
+    /// ambiguous.
+    GoAwayAbove(bool),
     /// The answer's head and a few body bytes, then
     /// `RST_STREAM(REFUSED_STREAM)`: responded.
     HeadThenRefused,
@@ -237,7 +241,9 @@ const H2_EDGES: [Edge; 8] = [
     Edge::MidResponse,
 ];
 
-const H2_FAULTS: [H2Fault; 9] = [
+const H2_FAULTS: [H2Fault; 11] = [
+    H2Fault::GoAwayAbove(false),
+    H2Fault::GoAwayAbove(true),
     H2Fault::RefusedStream,
     H2Fault::RefusedStreamAfterBody,
     H2Fault::ResetStream(false),
