@@ -184,20 +184,6 @@ const REQWEST_LATE_WRITE: &str = "reqwest hands the request to hyper's connectio
     (hyper then polls it before flushing an HTTP/1.1 head), and no not_sent claim on HTTP/2 \
     once the request may have reached hyper's dispatcher";
 
-/// Why the reqwest engine claims "not processed" for a stream the server
-/// executed.
-const REQWEST_COVERED_GOAWAY_NOT_PROCESSED: &str = "on HTTP/2 a stream at or below a \
-    GOAWAY's last-stream-id (a GOAWAY covering the stream, or a server's graceful shutdown \
-    after answering) whose connection then ends sometimes fails in h2 with the remote \
-    GOAWAY error rather than an I/O error; evident-reqwest cannot see the last-stream-id \
-    (reqwest's sealed connection type leaves no place to watch frames), takes every remote \
-    GOAWAY error for a stream above it, and claims not_processed for a request the server \
-    executed. The matrix's h2_goaway_covering_stream cell, whose timing gives the I/O \
-    error, does not show it. To close: classify a remote GOAWAY on a stream as \
-    sent_no_response unless the stream id is known to be above the last-stream-id (h2 \
-    reports a stream above it with the GOAWAY's own reason before the connection ends), \
-    or let the adapter see frames";
-
 /// Why the isahc engine claims "not sent" for a request curl wrote.
 const ISAHC_TIMEOUT_WITHOUT_ADDRESS: &str = "evident-isahc takes a failed transfer without a \
     connected address (isahc's Error::remote_addr) and with its body never pulled as proof \
@@ -222,15 +208,6 @@ pub fn known_false_claims() -> Vec<KnownFalseClaim> {
                     && f.body == shape::BodyKind::Empty
             },
             reason: ISAHC_TIMEOUT_WITHOUT_ADDRESS,
-        },
-        KnownFalseClaim {
-            engine: "reqwest",
-            kind: ClaimKind::NotProcessed,
-            matches: |f| {
-                f.category == Some(evident_core::FailureCategory::GoAway)
-                    && f.protocol == shape::Protocol::Http2
-            },
-            reason: REQWEST_COVERED_GOAWAY_NOT_PROCESSED,
         },
         KnownFalseClaim {
             engine: "reqwest",
