@@ -601,7 +601,7 @@ fn answer(
     head: Head,
     body: &[u8],
     end: bool,
-) -> Result<(), h2::Error> {
+) -> Result<Option<h2::SendStream<Bytes>>, h2::Error> {
     let Head {
         id,
         tag,
@@ -620,11 +620,10 @@ fn answer(
         .insert(id, (tag, status));
     let mut send = respond.send_response(response, false)?;
     send.send_data(Bytes::copy_from_slice(body), end)?;
-    if !end {
-        // Keep the stream open: the handle is dropped without ending it.
-        std::mem::forget(send);
-    }
-    Ok(())
+    // A stream left open is handed back: the caller keeps it (with the
+    // response handle) until the connection acts, so h2 cannot cancel it
+    // first.
+    Ok((!end).then_some(send))
 }
 
 /// Waits until the answer head of stream `id` was written.
@@ -740,7 +739,7 @@ async fn stream_task(
                 Vec::new()
             };
             let status = replay.unwrap_or(200);
-            if answer(
+            let Ok(_open) = answer(
                 &shared,
                 &mut respond,
                 Head {
@@ -751,11 +750,9 @@ async fn stream_task(
                 },
                 &partial,
                 false,
-            )
-            .is_err()
-            {
+            ) else {
                 return;
-            }
+            };
             head_written(&shared, id).await;
             act(action, &format!("at {edge:?}"), Some(respond));
         }
@@ -818,7 +815,7 @@ async fn stream_task(
             }
             execute();
             let status = replay.unwrap_or(200);
-            if answer(
+            let Ok(_open) = answer(
                 &shared,
                 &mut respond,
                 Head {
@@ -829,11 +826,9 @@ async fn stream_task(
                 },
                 &[b'x'; 16],
                 false,
-            )
-            .is_err()
-            {
+            ) else {
                 return;
-            }
+            };
             head_written(&shared, id).await;
             respond.send_reset(Reason::REFUSED_STREAM);
             shared.event(format!("REFUSED_STREAM after the head for {tag}"));
