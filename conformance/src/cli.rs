@@ -29,6 +29,7 @@
 //! --engine NAME       only this engine (repeatable)
 //! --scenario NAME     only this scenario (repeatable)
 //! -h, --help          usage
+//! --audit ...         the evidence audit instead (see `audit::cli`)
 //! ```
 //!
 //! The exit status is 0 when every cell that ran passed, 1 when one failed
@@ -80,6 +81,10 @@ pub fn run_cli(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    let args: Vec<String> = args.into_iter().collect();
+    if args.iter().any(|a| a == "--audit") {
+        return crate::audit::cli::run_audit_cli(args, drivers, out, err);
+    }
     let mut json = false;
     let mut engines = Vec::new();
     let mut scenarios = Vec::new();

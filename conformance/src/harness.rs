@@ -308,6 +308,22 @@ impl Driver {
         self.name
     }
 
+    /// Whether the engine declared that it lacks `capability` (see
+    /// [`Driver::lacks`]).
+    pub fn lacks_capability(&self, capability: Capability) -> bool {
+        self.gaps.iter().any(|(c, _)| *c == capability)
+    }
+
+    /// Builds the engine for `env`, in its own flavour: how a tool other
+    /// than the scenario harness (the evidence audit, a wrapper driver)
+    /// runs the same engine the matrix runs.
+    pub fn build_engine(&self, env: &EngineEnv) -> BuiltEngine {
+        match &self.build {
+            Build::Async(build) => BuiltEngine::Async(build(env)),
+            Build::Blocking(build) => BuiltEngine::Blocking(build(env)),
+        }
+    }
+
     /// Why `scenario` does not apply to this engine, if it does not: the
     /// first capability it needs that the engine lacks, with the reason.
     pub fn not_applicable(&self, scenario: &Scenario) -> Option<String> {
@@ -317,6 +333,24 @@ impl Driver {
                 .find(|(c, _)| *c == needed)
                 .map(|(c, reason)| format!("needs {c}: {reason}"))
         })
+    }
+}
+
+/// An engine built by a [`Driver`] ([`Driver::build_engine`]).
+#[derive(Clone)]
+pub enum BuiltEngine {
+    /// An async engine.
+    Async(Arc<dyn Engine>),
+    /// A blocking engine.
+    Blocking(Arc<dyn BlockingEngine>),
+}
+
+impl std::fmt::Debug for BuiltEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuiltEngine::Async(e) => write!(f, "BuiltEngine::Async({})", e.name()),
+            BuiltEngine::Blocking(e) => write!(f, "BuiltEngine::Blocking({})", e.name()),
+        }
     }
 }
 

@@ -10,6 +10,9 @@
 //! * [`runner`] and [`report`]: the parity matrix, as Markdown and JSON.
 //! * [`engines`]: the engines built in (by features).
 //!
+//! * [`audit`]: the evidence audit: many calls with faults aimed at the
+//!   edges between stages, every evidence claim checked against the bytes
+//!   the server received (`--audit` on the runner).
 //! * [`parity`]: the cross-engine comparison ("identical" means identical).
 //! * [`cli`] and [`testmain`]: the runner's command line ([`run_main`]) and
 //!   the test harness ([`test_main`]), both usable from any crate.
@@ -48,6 +51,7 @@
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 #![forbid(unsafe_code)]
 
+pub mod audit;
 pub mod cli;
 pub mod engines;
 pub mod harness;
