@@ -33,26 +33,29 @@
 //! the seal (and the sealed snapshot shows it) or it is refused.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use crate::failure::AttemptStage;
 
-const WRITES_COUNTED: u8 = 1 << 0;
-const REUSE_KNOWN: u8 = 1 << 1;
-const REUSED: u8 = 1 << 2;
-const HEAD_WRITTEN: u8 = 1 << 3;
-const HEAD_RECEIVED: u8 = 1 << 4;
-const BODY_WRITTEN: u8 = 1 << 5;
-const WRITE_STARTED: u8 = 1 << 6;
-const SEALED: u8 = 1 << 7;
+const WRITES_COUNTED: u16 = 1 << 0;
+const REUSE_KNOWN: u16 = 1 << 1;
+const REUSED: u16 = 1 << 2;
+const HEAD_WRITTEN: u16 = 1 << 3;
+const HEAD_RECEIVED: u16 = 1 << 4;
+const BODY_WRITTEN: u16 = 1 << 5;
+const WRITE_STARTED: u16 = 1 << 6;
+const SEALED: u16 = 1 << 7;
+/// The engine cannot stop a connection that takes the request after the
+/// seal from writing its head (see [`Progress::seal_may_not_hold`]).
+const SEAL_MAY_NOT_HOLD: u16 = 1 << 8;
 /// Flags that show a request byte may have been handed to the connection.
-const ANY_WRITE: u8 = WRITE_STARTED | HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED;
+const ANY_WRITE: u16 = WRITE_STARTED | HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED;
 
 #[derive(Debug, Default)]
 struct Cell {
     /// 0: no stage entered yet; otherwise `stage.index() + 1`.
     stage: AtomicU8,
-    flags: AtomicU8,
+    flags: AtomicU16,
     written: AtomicU64,
     read: AtomicU64,
     /// 0: unknown (0 is never a client stream id).
@@ -132,6 +135,32 @@ impl Progress {
             .map_err(|_| AttemptSealed)
     }
 
+    /// Declares that sealing this attempt may not stop its request: a
+    /// connection of the engine can take the request from a queue the
+    /// adapter cannot see and write its head after the core gave up, with
+    /// nothing left to refuse ([`Self::start_write`] is asked too late, or
+    /// not before the head leaves). The core then never reads "not sent"
+    /// from the stage alone when it gave up on the attempt itself (its
+    /// timeout): only a signal the engine raised proves it.
+    ///
+    /// ```
+    /// use evident_core::{AttemptStage, EngineSignal, ExecutionEvidence, Progress, classify};
+    ///
+    /// let progress = Progress::new();
+    /// progress.enter(AttemptStage::Connect);
+    /// progress.seal_may_not_hold();
+    /// let at_seal = progress.seal();
+    /// // The core's timeout fired at `connect`: the request may still leave.
+    /// let timed_out = classify(EngineSignal::TimedOut, &at_seal);
+    /// assert_eq!(timed_out.evidence(), ExecutionEvidence::SentNoResponse);
+    /// // The engine itself was refused a connection: that still proves it.
+    /// let refused = classify(EngineSignal::ConnectionRefused, &at_seal);
+    /// assert_eq!(refused.evidence(), ExecutionEvidence::NotSent);
+    /// ```
+    pub fn seal_may_not_hold(&self) {
+        self.set(SEAL_MAY_NOT_HOLD);
+    }
+
     /// Seals the record: the core has given up on this attempt. Returns the
     /// snapshot taken at the seal, which the core classifies from. After
     /// it, [`Self::start_write`] refuses.
@@ -198,7 +227,7 @@ impl Progress {
         self.snapshot_with(self.cell.flags.load(Ordering::Acquire))
     }
 
-    fn snapshot_with(&self, flags: u8) -> ProgressSnapshot {
+    fn snapshot_with(&self, flags: u16) -> ProgressSnapshot {
         let c = &*self.cell;
         ProgressSnapshot {
             stage: AttemptStage::from_index(c.stage.load(Ordering::Acquire).wrapping_sub(1)),
@@ -219,7 +248,7 @@ impl Progress {
         }
     }
 
-    fn set(&self, bits: u8) {
+    fn set(&self, bits: u16) {
         self.cell.flags.fetch_or(bits, Ordering::AcqRel);
     }
 }
@@ -282,7 +311,7 @@ impl std::error::Error for AttemptSealed {}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ProgressSnapshot {
     stage: Option<AttemptStage>,
-    flags: u8,
+    flags: u16,
     written: u64,
     read: u64,
     stream_id: u32,
@@ -343,6 +372,12 @@ impl ProgressSnapshot {
     /// Whether the core had sealed the attempt when this copy was taken.
     pub const fn sealed(&self) -> bool {
         self.flags & SEALED != 0
+    }
+
+    /// Whether sealing the attempt stops its request from being written
+    /// (false when the engine declared [`Progress::seal_may_not_hold`]).
+    pub const fn seal_holds(&self) -> bool {
+        self.flags & SEAL_MAY_NOT_HOLD == 0
     }
 
     /// The HTTP/2 stream id, when known.

@@ -36,7 +36,6 @@ fn builder() -> ClientBuilder {
         .pipeline(PipelineConfig::disabled())
 }
 
-
 fn records<T>(result: &Result<http::Response<T>, client::Error>) -> Vec<AttemptRecord> {
     match result {
         Ok(r) => client::attempts_of(r).to_vec(),

@@ -161,6 +161,7 @@ impl ReqwestEngineBuilder {
         // "fresh connection" switch.
         let pooled = Mode {
             by_alpn: build(max_idle, false)?,
+            alpn_http2: !self.http1_only,
             prior_knowledge: match self.http2_prior_knowledge {
                 true => Some(build(max_idle, true)?),
                 false => None,
@@ -168,6 +169,7 @@ impl ReqwestEngineBuilder {
         };
         let fresh = Mode {
             by_alpn: build(0, false)?,
+            alpn_http2: !self.http1_only,
             prior_knowledge: match self.http2_prior_knowledge {
                 true => Some(build(0, true)?),
                 false => None,

@@ -44,6 +44,8 @@ struct Clients {
 pub(crate) struct Mode {
     /// `https://` (HTTP/2 or HTTP/1.1 by ALPN) and `http://` (HTTP/1.1).
     pub(crate) by_alpn: reqwest::Client,
+    /// Whether `by_alpn` may speak HTTP/2 (offers `h2` over TLS).
+    pub(crate) alpn_http2: bool,
     /// `http://` by HTTP/2 prior knowledge, when asked for.
     pub(crate) prior_knowledge: Option<reqwest::Client>,
 }
@@ -102,6 +104,18 @@ impl Engine for ReqwestEngine {
             Some(h2c) if prior_knowledge => h2c,
             _ => &mode.by_alpn,
         };
+
+        // On HTTP/2 hyper's client task sends a request's HEADERS right
+        // after it asks the body whether it has ended, without pulling a
+        // frame that a sealed attempt could fail: a request the core gave
+        // up on while it sat in that task's queue (reached through a
+        // connection no hook reports) may still leave. So the stage alone
+        // never proves such an attempt unsent when the core times it out.
+        let http2_possible = prior_knowledge
+            || (request.uri().scheme() == Some(&http::uri::Scheme::HTTPS) && mode.alpn_http2);
+        if http2_possible {
+            progress.seal_may_not_hold();
+        }
 
         let (mut parts, body) = request.into_parts();
         // The connection chooses the protocol; hyper-util refuses an

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use evident_core::{AttemptBody, AttemptStage, Engine, EngineSignal, ExecutionEvidence as E};
+use support::reload;
 use support::*;
 use tokio::io::AsyncReadExt;
 
@@ -110,4 +111,53 @@ async fn a_sealed_post_with_an_empty_body_is_not_written() {
 async fn a_sealed_post_with_a_body_is_not_written() {
     let (addr, received) = counting_server().await;
     sealed_send_writes_nothing(post(&format!("http://{addr}/"), "hello"), &received).await;
+}
+
+/// On HTTP/2 the seal cannot hold: hyper sends the HEADERS right after it
+/// asks the body whether it has ended, before pulling the frame that would
+/// fail. So the core's timeout never proves such an attempt unsent from
+/// its stage; a refusal the engine itself met still does.
+#[tokio::test]
+async fn a_sealed_request_over_http2_is_never_claimed_unsent_by_a_timeout() {
+    let (addr, _ledger) = reload::serve(usize::MAX).await;
+    let engine = ReqwestEngine::builder()
+        .http2_prior_knowledge()
+        .build()
+        .unwrap();
+    let attempt = attempt();
+    attempt.progress().enter(AttemptStage::Connect);
+    attempt.progress().seal();
+    let sent = tokio::time::timeout(
+        LIMIT,
+        engine.send(get(&format!("http://{addr}/")), &attempt),
+    );
+    let _ = sent.await;
+    let snapshot = attempt.progress().snapshot();
+    assert!(!snapshot.seal_holds());
+    let timed_out = evident_core::classify(EngineSignal::TimedOut, &snapshot);
+    assert_eq!(timed_out.evidence(), E::SentNoResponse);
+    let refused = evident_core::classify(EngineSignal::ConnectionRefused, &snapshot);
+    assert_eq!(refused.evidence(), E::NotSent);
+}
+
+/// Over HTTP/1.1 (`http://` without prior knowledge) the seal holds, and
+/// the stage still proves a timed-out attempt unsent.
+#[tokio::test]
+async fn over_http1_the_seal_holds() {
+    let (addr, _received) = counting_server().await;
+    let attempt = attempt();
+    attempt.progress().enter(AttemptStage::Connect);
+    attempt.progress().seal();
+    let engine = ReqwestEngine::builder().build().unwrap();
+    let _ = tokio::time::timeout(
+        LIMIT,
+        engine.send(get(&format!("http://{addr}/")), &attempt),
+    )
+    .await;
+    let snapshot = attempt.progress().snapshot();
+    assert!(snapshot.seal_holds());
+    assert_eq!(
+        evident_core::classify(EngineSignal::TimedOut, &snapshot).evidence(),
+        E::NotSent
+    );
 }
