@@ -230,6 +230,18 @@ impl RateLimiter {
         Self::with_hook(origin, config, clock, None)
     }
 
+    /// Like [`new`](Self::new), reporting to `hook` like a pipeline's own
+    /// limiters do: for a [`RateLimit`] built outside this crate that
+    /// keeps a local limiter (a fallback, say).
+    pub fn with_event_hook(
+        origin: Origin,
+        config: RateLimiterConfig,
+        clock: Arc<dyn Clock>,
+        hook: Option<EventHook>,
+    ) -> Self {
+        Self::with_hook(origin, config, clock, hook)
+    }
+
     pub(crate) fn with_hook(
         origin: Origin,
         config: RateLimiterConfig,
