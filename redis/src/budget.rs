@@ -20,7 +20,8 @@
 //!   [`DEFAULT_ALLOWANCE`] retries, which Redis grants from the fleet's
 //!   room (ratio × deposits + floor − withdrawals) and counts as withdrawn
 //!   at once. A retry spends one locally; with none left the retry is
-//!   refused and the next flush asks for more. The fleet can therefore
+//!   refused and the next flush (within the flush interval) asks for
+//!   more. The fleet can therefore
 //!   never overspend; it underspends by at most the allowances processes
 //!   hold unspent.
 //! * **Trouble falls back.** While the fleet is local, or a flush misses
@@ -54,7 +55,7 @@ pub const DEFAULT_FLUSH_BATCH: u64 = 256;
 /// Slots per window, as in the core's budget.
 const SLOTS: u64 = 10;
 
-static FLUSH: std::sync::LazyLock<redis::Script> =
+pub(crate) static FLUSH: std::sync::LazyLock<redis::Script> =
     std::sync::LazyLock::new(|| redis::Script::new(include_str!("lua/budget_flush.lua")));
 
 /// The flush script's answer: retries granted, deposits and withdrawals in
@@ -228,11 +229,10 @@ impl RetryBudgetBackend for SharedRetryBudget {
                 left.checked_sub(1)
             })
             .is_ok();
-        // Either way the allowance is below target now.
+        // Either way the allowance is below target now: the next flush
+        // tops it up. Not sooner: waking the fleet's thread from here
+        // would put a system call on the retry's path.
         self.wanted.store(true, Ordering::Release);
-        if !spent {
-            self.flush_soon();
-        }
         spent
     }
 

@@ -61,9 +61,9 @@ pub const DEFAULT_LEASE_LIFETIME: Duration = Duration::from_millis(100);
 /// The lease size that means "no leasing": one token per round trip.
 pub const NO_LEASE: u32 = 1;
 
-static TAKE: std::sync::LazyLock<redis::Script> =
+pub(crate) static TAKE: std::sync::LazyLock<redis::Script> =
     std::sync::LazyLock::new(|| redis::Script::new(include_str!("lua/gcra_take.lua")));
-static REFUND: std::sync::LazyLock<redis::Script> =
+pub(crate) static REFUND: std::sync::LazyLock<redis::Script> =
     std::sync::LazyLock::new(|| redis::Script::new(include_str!("lua/gcra_refund.lua")));
 
 /// Ticket kinds, in a ticket's low two bits; the rest is the payload.
@@ -192,6 +192,11 @@ struct LeaseState {
     expires: Option<Instant>,
     /// A background lease request is in flight.
     refilling: bool,
+    /// Tokens handed out from leases, ever.
+    taken: u64,
+    /// When the last lease arrived, and `taken` then: the pace at which
+    /// the lease is spent.
+    paced_from: Option<(Instant, u64)>,
     /// Redis said no token comes before this instant: refuse locally
     /// until then rather than asking again.
     next_token_at: Option<Instant>,
@@ -263,6 +268,7 @@ impl SharedRateLimiter {
         }
         if state.tokens > 0 {
             state.tokens -= 1;
+            state.taken += 1;
             let generation = state.generation;
             let refill = self.lease > NO_LEASE
                 && !state.refilling
@@ -397,13 +403,63 @@ impl SharedRateLimiter {
             let mut state = me.lock();
             state.refilling = false;
             match outcome {
-                Ok((granted, _, _)) if granted >= 1 => me.add_to_lease(&mut state, granted),
+                Ok((granted, _, _)) if granted >= 1 => {
+                    me.add_to_lease(&mut state, granted);
+                    let next = me.next_refill(&mut state);
+                    drop(state);
+                    if let Some(delay) = next {
+                        me.schedule_refill(delay);
+                    }
+                }
                 Ok((_, _, next_us)) => {
                     state.next_token_at = Some(asked_at + Duration::from_micros(next_us));
                 }
                 Err(_) => {}
             }
             Ok(())
+        });
+    }
+
+    /// When the fleet's thread should fetch the next lease by itself: half
+    /// way from now to the moment the lease, spent at the pace it was
+    /// spent since the last one arrived, reaches the refill mark. Waking
+    /// the fleet's thread from a call costs that call a system call and
+    /// often a context switch (tens of microseconds on a busy machine);
+    /// a timer on the fleet's own thread costs no call anything, so at a
+    /// steady pace no call wakes it. `None` when the pace is unknown or
+    /// the lease would expire first.
+    fn next_refill(&self, state: &mut LeaseState) -> Option<Duration> {
+        let now = self.clock.now();
+        let previous = state.paced_from.replace((now, state.taken));
+        let (at, taken) = previous?;
+        let elapsed = now.saturating_duration_since(at).as_secs_f64();
+        let spent = state.taken.saturating_sub(taken) as f64;
+        if elapsed <= 0.0 || spent <= 0.0 {
+            return None;
+        }
+        let above_mark = state.tokens.saturating_sub(u64::from(self.lease / 2)) as f64;
+        let delay = Duration::from_secs_f64(above_mark / (spent / elapsed) / 2.0);
+        (delay < self.lease_lifetime).then_some(delay)
+    }
+
+    /// Fetches the next lease after `delay`, from the fleet's thread,
+    /// unless one is in flight or enough is left.
+    fn schedule_refill(&self, delay: Duration) {
+        let me = self.me.clone();
+        self.link().spawn(async move {
+            tokio::time::sleep(delay).await;
+            let Some(me) = me.upgrade() else { return };
+            let start = {
+                let mut state = me.lock();
+                let due = !state.refilling
+                    && state.tokens <= u64::from(me.lease)
+                    && me.link().is_shared();
+                state.refilling |= due;
+                due
+            };
+            if start {
+                me.refill_in_background();
+            }
         });
     }
 

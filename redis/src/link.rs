@@ -61,6 +61,10 @@ impl Trouble {
             || matches!(err.code(), Some("WRONGPASS" | "NOAUTH" | "NOPERM"))
         {
             Trouble::Authentication
+        } else if err.is_timeout() {
+            // redis-rs' own response timeout (set to the same deadline)
+            // fired before ours.
+            Trouble::DeadlineExceeded(Duration::ZERO)
         } else if err.is_connection_refusal() {
             Trouble::ConnectionRefused
         } else if err.is_io_error() || err.is_connection_dropped() {
@@ -350,6 +354,16 @@ impl Link {
             redis::cmd("PING")
                 .query_async::<String>(&mut manager)
                 .await?;
+            // A restarted Redis has forgotten the scripts: load them now,
+            // so the first call does not spend its deadline on NOSCRIPT
+            // and a second round trip.
+            for script in [
+                &*crate::limiter::TAKE,
+                &*crate::limiter::REFUND,
+                &*crate::budget::FLUSH,
+            ] {
+                script.prepare_invoke().load_async(&mut manager).await?;
+            }
             Ok::<_, redis::RedisError>(manager)
         };
         match tokio::time::timeout(timeout, attempt).await {
