@@ -30,7 +30,8 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
-//! use evident_core::{BudgetConfig, ClientBuilder, RetryPolicy};
+//! use evident_core::client::ClientBuilder;
+//! use evident_core::{BudgetConfig, RetryPolicy};
 //! use evident_redis::{Fleet, FleetConfig};
 //! use evident_resilience::{PipelineConfig, RateLimiterConfig};
 //!

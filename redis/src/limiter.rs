@@ -38,7 +38,7 @@
 //! While the fleet is local ([`FleetStatus::Local`](crate::FleetStatus)),
 //! or when Redis misses the deadline, each process enforces the limit
 //! divided by the expected fleet size with a local
-//! [`RateLimiter`](evident_resilience::RateLimiter). Admission never waits
+//! [`RateLimiter`]. Admission never waits
 //! longer than the deadline for Redis and never fails because of it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -165,10 +165,10 @@ fn fleet_of_processes(lease: u32) {
 fn field<T: std::str::FromStr>(report: &str, name: &str) -> T {
     let mut words = report.split_whitespace();
     while let Some(word) = words.next() {
-        if word == name {
-            if let Some(value) = words.next().and_then(|v| v.parse().ok()) {
-                return value;
-            }
+        if word == name
+            && let Some(value) = words.next().and_then(|v| v.parse().ok())
+        {
+            return value;
         }
     }
     panic!("no {name} in child report {report:?}");

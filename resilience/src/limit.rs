@@ -4,7 +4,7 @@
 //!
 //! The pipeline's second stage asks "may this attempt go now, or after
 //! how long?", takes a token, and later spends it or gives it back. The
-//! local [`RateLimiter`](crate::RateLimiter) answers from memory; a limiter
+//! local [`crate::RateLimiter`] answers from memory; a limiter
 //! shared by a fleet (through Redis, say) may have to ask over the network.
 //! Both are a [`RateLimit`], so the pipeline treats them alike: the same
 //! order (breaker → rate limiter → bulkhead), the same release rules (a
