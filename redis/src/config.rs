@@ -186,10 +186,22 @@ impl fmt::Display for RedisUrl {
     }
 }
 
+/// Certificates in PEM, shown by size only.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Pem(pub(crate) Vec<u8>);
+
+impl fmt::Debug for Pem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Pem({} bytes)", self.0.len())
+    }
+}
+
 /// A validated fleet configuration. Build it with [`FleetConfig::builder`].
 #[derive(Debug, Clone)]
 pub struct FleetConfig {
     pub(crate) url: RedisUrl,
+    /// Roots trusted for `rediss://` instead of the system's.
+    pub(crate) tls_roots: Option<Pem>,
     pub(crate) key_prefix: String,
     pub(crate) key_expiry: Duration,
     pub(crate) deadline: Duration,
@@ -222,6 +234,7 @@ impl FleetConfig {
         FleetConfigBuilder {
             url: url.into(),
             key_prefix: key_prefix.into(),
+            tls_roots: None,
             key_expiry: DEFAULT_KEY_EXPIRY,
             deadline: DEFAULT_DEADLINE,
             expected_fleet_size: DEFAULT_EXPECTED_FLEET_SIZE,
@@ -271,6 +284,7 @@ impl FleetConfig {
 pub struct FleetConfigBuilder {
     url: String,
     key_prefix: String,
+    tls_roots: Option<Pem>,
     key_expiry: Duration,
     deadline: Duration,
     expected_fleet_size: u32,
@@ -292,6 +306,15 @@ impl fmt::Debug for FleetConfigBuilder {
 }
 
 impl FleetConfigBuilder {
+    /// For `rediss://`: trust the certificate authorities in `pem` instead
+    /// of the system's store (a private CA, as managed Redis services and
+    /// test servers use).
+    #[cfg(feature = "tls")]
+    pub fn tls_root_certificates_pem(mut self, pem: impl Into<Vec<u8>>) -> Self {
+        self.tls_roots = Some(Pem(pem.into()));
+        self
+    }
+
     /// How long a key outlives the data it holds (default
     /// [`DEFAULT_KEY_EXPIRY`]).
     pub fn key_expiry(mut self, expiry: Duration) -> Self {
@@ -334,6 +357,22 @@ impl FleetConfigBuilder {
     pub fn build(self) -> Result<FleetConfig, FleetConfigError> {
         let url = RedisUrl::parse(&self.url)?;
         check_prefix(&self.key_prefix)?;
+        if let Some(roots) = &self.tls_roots {
+            if !url.is_tls() {
+                return Err(FleetConfigError::out_of_range(
+                    "tls_root_certificates_pem",
+                    roots,
+                    "only with a rediss:// URL",
+                ));
+            }
+            if redis_client(&url, Some(roots)).is_err() {
+                return Err(FleetConfigError::out_of_range(
+                    "tls_root_certificates_pem",
+                    roots,
+                    "PEM certificates",
+                ));
+            }
+        }
         for (field, value) in [
             ("key_expiry", self.key_expiry),
             ("deadline", self.deadline),
@@ -358,6 +397,7 @@ impl FleetConfigBuilder {
         }
         Ok(FleetConfig {
             url,
+            tls_roots: self.tls_roots,
             key_prefix: self.key_prefix,
             key_expiry: self.key_expiry,
             deadline: self.deadline,
@@ -366,6 +406,29 @@ impl FleetConfigBuilder {
             reconnect_interval: self.reconnect_interval,
             flush_interval: self.flush_interval,
         })
+    }
+}
+
+/// The redis-rs client for `url`, trusting `roots` if given. Connects
+/// nothing.
+pub(crate) fn redis_client(
+    url: &RedisUrl,
+    roots: Option<&Pem>,
+) -> redis::RedisResult<redis::Client> {
+    #[cfg(feature = "tls")]
+    if url.is_tls() {
+        crate::link::install_crypto_provider();
+    }
+    match roots {
+        #[cfg(feature = "tls")]
+        Some(roots) => redis::Client::build_with_tls(
+            url.secret(),
+            redis::TlsCertificates {
+                client_tls: None,
+                root_cert: Some(roots.0.clone()),
+            },
+        ),
+        _ => redis::Client::open(url.secret()),
     }
 }
 

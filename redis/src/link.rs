@@ -55,16 +55,18 @@ pub enum Trouble {
 }
 
 impl Trouble {
-    pub(crate) fn from_redis(err: &redis::RedisError) -> Trouble {
+    /// Classifies redis-rs' error; `deadline` is the one the operation ran
+    /// under (redis-rs' own timeouts are set to it).
+    pub(crate) fn from_redis(err: &redis::RedisError, deadline: Duration) -> Trouble {
         use redis::ErrorKind;
         if err.kind() == ErrorKind::AuthenticationFailed
             || matches!(err.code(), Some("WRONGPASS" | "NOAUTH" | "NOPERM"))
         {
             Trouble::Authentication
         } else if err.is_timeout() {
-            // redis-rs' own response timeout (set to the same deadline)
-            // fired before ours.
-            Trouble::DeadlineExceeded(Duration::ZERO)
+            // redis-rs' own timeout (set to the same deadline) fired
+            // before ours.
+            Trouble::DeadlineExceeded(deadline)
         } else if err.is_connection_refusal() {
             Trouble::ConnectionRefused
         } else if err.is_io_error() || err.is_connection_dropped() {
@@ -154,12 +156,8 @@ impl Link {
     /// connect timeout for the first connection. Never fails because of
     /// Redis: unreachable, it starts local and keeps trying.
     pub(crate) fn start(config: FleetConfig) -> std::io::Result<LinkHandle> {
-        #[cfg(feature = "tls")]
-        if config.url.is_tls() {
-            install_crypto_provider();
-        }
-        let client = redis::Client::open(config.url.secret())
-            .expect("the URL was validated by FleetConfigBuilder::build");
+        let client = crate::config::redis_client(&config.url, config.tls_roots.as_ref())
+            .expect("the URL and roots were validated by FleetConfigBuilder::build");
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .thread_name("evident-redis")
@@ -307,7 +305,7 @@ impl Link {
         let deadline = self.config.deadline;
         let outcome = match tokio::time::timeout(deadline, op(connection)).await {
             Ok(Ok(value)) => Ok(value),
-            Ok(Err(err)) => Err(Trouble::from_redis(&err)),
+            Ok(Err(err)) => Err(Trouble::from_redis(&err, deadline)),
             Err(_) => Err(Trouble::DeadlineExceeded(deadline)),
         };
         if let Err(trouble) = &outcome {
@@ -368,7 +366,7 @@ impl Link {
         };
         match tokio::time::timeout(timeout, attempt).await {
             Ok(Ok(manager)) => Ok(manager),
-            Ok(Err(err)) => Err(Trouble::from_redis(&err)),
+            Ok(Err(err)) => Err(Trouble::from_redis(&err, timeout)),
             Err(_) => Err(Trouble::DeadlineExceeded(timeout)),
         }
     }
@@ -409,6 +407,11 @@ async fn supervise(link: Arc<Link>, first: std::sync::mpsc::SyncSender<()>) {
         }
         if link.is_shared() {
             link.wake_supervisor.notified().await;
+            if link.is_shared() {
+                // A wake-up left from before the last reconnect: nothing
+                // is wrong with this connection.
+                continue;
+            }
             // The old connection may be stuck behind a slow or dead
             // server: the next attempt opens a new one.
             link.connection
@@ -429,7 +432,7 @@ async fn supervise(link: Arc<Link>, first: std::sync::mpsc::SyncSender<()>) {
 /// one thing redis-rs' API leaves us; a program that installed its own
 /// keeps it.
 #[cfg(feature = "tls")]
-fn install_crypto_provider() {
+pub(crate) fn install_crypto_provider() {
     if rustls::crypto::CryptoProvider::get_default().is_none() {
         let _ = rustls::crypto::ring::default_provider().install_default();
     }

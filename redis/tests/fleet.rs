@@ -441,3 +441,49 @@ fn the_retry_budget_falls_back_to_the_local_floor_when_redis_dies() {
     let granted = (0..10).filter(|_| budget.try_withdraw(now)).count();
     assert_eq!(granted, 2);
 }
+
+#[cfg(feature = "tls")]
+#[test]
+fn a_rediss_url_shares_over_tls_trusting_only_the_configured_roots() {
+    let dir = std::env::temp_dir().join(format!("evident-redis-tls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = rcgen::KeyPair::generate().unwrap();
+    let cert = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()])
+        .unwrap()
+        .self_signed(&key)
+        .unwrap();
+    let (cert_path, key_path) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert_path, cert.pem()).unwrap();
+    std::fs::write(&key_path, key.serialize_pem()).unwrap();
+    let server = RedisServer::start_tls(&cert_path, &key_path);
+    let url = format!("rediss://127.0.0.1:{}", server.port());
+    let prefix = prefix();
+
+    let trusting = Fleet::connect(
+        FleetConfig::builder(&url, &prefix)
+            .deadline(RELAXED_DEADLINE)
+            .tls_root_certificates_pem(cert.pem())
+            .build()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(trusting.status(), FleetStatus::Shared);
+    let pipeline = pipeline(&trusting, 1, Duration::from_secs(60), 1);
+    pipeline
+        .acquire_blocking(&origin())
+        .unwrap()
+        .record_success();
+    assert!(
+        pipeline.acquire_blocking(&origin()).is_err(),
+        "the one token is spent in Redis"
+    );
+
+    // The system's roots do not know this certificate: local, never failing.
+    let untrusting = fleet(&url, &prefix, |c| c);
+    assert!(
+        matches!(untrusting.status(), FleetStatus::Local(_)),
+        "{:?}",
+        untrusting.status()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

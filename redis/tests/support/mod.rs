@@ -37,14 +37,42 @@ impl RedisServer {
 
     /// Starts a server with extra arguments (`--requirepass x`, ...).
     pub fn start_with(extra: &[&str]) -> Self {
+        Self::start_with_port(|_| extra.iter().map(|s| s.to_string()).collect())
+    }
+
+    /// Starts a server speaking only TLS on its port, with this
+    /// certificate and key (PEM files), not asking clients for theirs.
+    pub fn start_tls(cert: &std::path::Path, key: &std::path::Path) -> Self {
+        Self::start_with_port(|port| {
+            vec![
+                "--port".into(),
+                "0".into(),
+                "--tls-port".into(),
+                port.to_string(),
+                "--tls-cert-file".into(),
+                cert.display().to_string(),
+                "--tls-key-file".into(),
+                key.display().to_string(),
+                "--tls-ca-cert-file".into(),
+                cert.display().to_string(),
+                "--tls-auth-clients".into(),
+                "no".into(),
+            ]
+        })
+    }
+
+    /// Starts a server with extra arguments made from its port (later
+    /// arguments override earlier ones).
+    pub fn start_with_port(extra: impl FnOnce(u16) -> Vec<String>) -> Self {
         let port = free_port();
+        let extra = extra(port);
         let dir = std::env::temp_dir().join(format!("evident-redis-{}-{port}", std::process::id()));
         std::fs::create_dir_all(&dir).expect("create the server's temp dir");
         let mut server = RedisServer {
             child: None,
             port,
             dir,
-            extra: extra.iter().map(|s| s.to_string()).collect(),
+            extra,
         };
         server.launch();
         server
