@@ -21,6 +21,33 @@ use support::{RedisServer, free_port};
 /// What a call may take beyond the deadline on a loaded 2-core machine:
 /// thread wake-ups and scheduling, not Redis.
 const SCHEDULING_SLACK: Duration = Duration::from_millis(25);
+/// Share of calls allowed past deadline + slack: a thread descheduled for
+/// a while (seen: 17 ms, once 226 ms at a load average of 7 on 2 cores) is
+/// the machine's doing, not Redis'.
+const DESCHEDULED_SHARE: f64 = 0.001;
+/// No call may take this long, however busy the machine: far below the
+/// time Redis is paused, so no call waited for Redis to come back.
+const NEVER: Duration = Duration::from_millis(500);
+
+/// Checks call times against the deadline: all below [`NEVER`], all but
+/// [`DESCHEDULED_SHARE`] within deadline + slack. Returns a summary.
+fn check_waits(mut waits: Vec<Duration>, deadline: Duration) -> String {
+    waits.sort_unstable();
+    let max = *waits.last().expect("some calls");
+    let late = waits
+        .iter()
+        .filter(|w| **w > deadline + SCHEDULING_SLACK)
+        .count();
+    let p999 = waits[(waits.len() - 1) * 999 / 1000];
+    let summary = format!(
+        "{} calls: p99.9 {p999:?}, max {max:?}, {late} past deadline {deadline:?} + {SCHEDULING_SLACK:?}",
+        waits.len()
+    );
+    assert!(max < NEVER, "{summary}");
+    let allowed = (waits.len() as f64 * DESCHEDULED_SHARE).max(1.0);
+    assert!(late as f64 <= allowed, "{summary}");
+    summary
+}
 /// Longest the tests wait for a condition (polled).
 const CONDITION_TIMEOUT: Duration = Duration::from_secs(10);
 /// A deadline generous enough that functional tests do not fall back on
@@ -204,12 +231,12 @@ async fn redis_killed_mid_run_calls_go_on_locally_within_one_deadline_and_come_b
     }
 
     server.kill();
-    let mut slowest = Duration::ZERO;
+    let mut waits = Vec::new();
     let mut granted = 0;
     for _ in 0..300 {
         let start = Instant::now();
         let outcome = pipeline.acquire(&origin()).await;
-        slowest = slowest.max(start.elapsed());
+        waits.push(start.elapsed());
         match outcome {
             Ok(permit) => {
                 permit.record_success();
@@ -219,10 +246,8 @@ async fn redis_killed_mid_run_calls_go_on_locally_within_one_deadline_and_come_b
             Err(other) => panic!("a call failed because Redis did: {other}"),
         }
     }
-    eprintln!(
-        "killed: slowest admission {slowest:?} (deadline {deadline:?}), {granted} granted locally"
-    );
-    assert!(slowest <= deadline + SCHEDULING_SLACK, "waited {slowest:?}");
+    let summary = check_waits(waits, deadline);
+    eprintln!("killed: {summary}; {granted} granted locally");
     assert!(
         matches!(fleet.status(), FleetStatus::Local(_)),
         "{:?}",
@@ -281,23 +306,20 @@ fn a_paused_redis_never_holds_a_call_past_the_deadline() {
         .exec(&mut admin)
         .unwrap();
     let paused_at = Instant::now();
-    let mut slowest = Duration::ZERO;
-    let mut calls = 0;
+    let mut waits = Vec::new();
     while paused_at.elapsed() < Duration::from_millis(pause_ms / 3) {
         let start = Instant::now();
         let outcome = pipeline.acquire_blocking(&origin());
         budget.deposit(Instant::now());
         let _ = budget.try_withdraw(Instant::now());
-        slowest = slowest.max(start.elapsed());
-        calls += 1;
+        waits.push(start.elapsed());
         match outcome {
             Ok(permit) => permit.record_success(),
             Err(LocalRejection::RateLimited { .. }) => {}
             Err(other) => panic!("a call failed because Redis was slow: {other}"),
         }
     }
-    eprintln!("paused: slowest of {calls} admissions {slowest:?} (deadline {deadline:?})");
-    assert!(slowest <= deadline + SCHEDULING_SLACK, "waited {slowest:?}");
+    eprintln!("paused: {}", check_waits(waits, deadline));
     // Local, because Redis missed the deadline (the status then shows the
     // latest reconnect attempt's trouble).
     assert!(
