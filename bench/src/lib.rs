@@ -46,6 +46,7 @@
 pub mod clients;
 pub mod measure;
 pub mod outage;
+pub mod reload;
 pub mod report;
 pub mod run;
 pub mod server;

@@ -39,9 +39,32 @@ pub fn ureq() -> Driver {
         )
     })
     .lacks(Capability::Http2, "ureq 3 speaks HTTP/1.1 only")
-    .lacks(
-        Capability::LargeRequestHead,
-        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger one before writing",
+    .known_gap(ureq_large_head())
+}
+
+/// ureq refuses a head larger than its output buffer before writing it: a
+/// permanent failure at once, where the other engines time out writing it.
+#[cfg(feature = "ureq")]
+fn ureq_large_head() -> crate::harness::KnownGap {
+    use crate::scenario::{Expect, Then};
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
+    // Rule 2: a protocol failure is permanent; nothing was executed.
+    crate::harness::KnownGap::records(
+        "idempotency_key_head_never_left",
+        "the engine refuses the head before writing it, a permanent `protocol` failure, \
+         instead of timing out while writing it",
+        vec![vec![Expect::failed(
+            S::WriteHead,
+            C::Protocol,
+            E::SentNoResponse,
+            Then::Stop(StopReason::PermanentFailure),
+        )]],
+        0,
+        None,
+        "ureq encodes the head into its output buffer (128 KiB by default) and refuses a larger \
+         one with an error it gives no kind but a protocol one. The key never left either way, \
+         and the call stops without a retry",
     )
 }
 
@@ -54,11 +77,25 @@ const REQWEST_COVERED_GOAWAY: &str = "a stream at or below the GOAWAY's last-str
     Closed by hyper keeping the h2::Error as the I/O error's source, or by reqwest letting a \
     connector layer wrap the I/O";
 
+/// Why the reqwest engine takes no GOAWAY error as proof.
+#[cfg(feature = "reqwest")]
+const REQWEST_GOAWAY_NO_PROOF: &str = "hyper's HTTP/2 client task hands a remote GOAWAY's error \
+    to the stream it has just opened when the GOAWAY arrives between h2's send_request and its \
+    next poll_ready (ClientTask::poll), although that stream's HEADERS leave and the GOAWAY may \
+    cover it; the same error reaches streams above the last-stream-id, and reqwest shows \
+    neither stream ids nor frames. Taken as proof, it ran POSTs twice under graceful reloads. \
+    The engine proves it only for a request whose body hyper pulled (its stream's body pipe \
+    ran, so the client task had let it go); a request without a body never is. Closed by \
+    hyper not failing an opened stream with the connection's error, or by reqwest exposing \
+    the stream id";
+
 /// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
 #[cfg(feature = "reqwest")]
 pub fn reqwest() -> Driver {
     use crate::harness::KnownGap;
-    use evident_core::FailureCategory as C;
+    use crate::scenario::{Expect, Then};
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
     use std::sync::Arc;
     let covered = |scenario| {
         KnownGap::category(
@@ -66,6 +103,23 @@ pub fn reqwest() -> Driver {
             C::GoAway,
             C::ConnectionClosed,
             REQWEST_COVERED_GOAWAY,
+        )
+    };
+    // A stream above the last-stream-id, seen without the proof: the
+    // attempt may have been processed (rule 3), and a POST that declared
+    // nothing stops there. The server executed nothing, on one connection.
+    let unseen = |scenario| {
+        KnownGap::unseen_proof(
+            scenario,
+            vec![vec![Expect::failed(
+                S::AwaitHead,
+                C::GoAway,
+                E::SentNoResponse,
+                Then::Stop(StopReason::NotIdempotent),
+            )]],
+            0,
+            Some(1),
+            REQWEST_GOAWAY_NO_PROOF,
         )
     };
     Driver::asynchronous("reqwest", |env| {
@@ -83,6 +137,10 @@ pub fn reqwest() -> Driver {
     })
     .known_gap(covered("h2_goaway_covering_stream"))
     .known_gap(covered("h2_goaway_covering_stream_idempotent"))
+    .known_gap(covered("h2_graceful_shutdown_covering_stream"))
+    .known_gap(unseen("h2_goaway_above_stream"))
+    .known_gap(unseen("h2_goaway_above_stream_tls"))
+    .known_gap(unseen("h2_goaway_with_error_above_stream"))
 }
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
@@ -106,11 +164,15 @@ pub fn isahc() -> Driver {
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
     )
-    .lacks(
-        Capability::LargeRequestHead,
-        "libcurl builds the request head in a buffer limited to 1 MiB \
-         (DYN_HTTP_REQUEST) and refuses a larger one before sending",
-    )
+    .known_gap(crate::harness::KnownGap::category(
+        "idempotency_key_head_never_left",
+        evident_core::FailureCategory::Timeout,
+        evident_core::FailureCategory::Other,
+        "libcurl builds the request head in a buffer limited to 1 MiB (DYN_HTTP_REQUEST) and \
+         refuses a larger one after connecting, before sending it, with an error isahc reports \
+         without a kind (other); the others time out writing it. Stage, evidence, decision and \
+         executions are the same",
+    ))
 }
 
 /// Every engine this build includes, in matrix column order.

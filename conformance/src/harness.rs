@@ -40,8 +40,8 @@ use crate::lab::{
     refused_addr_on, shared_free_port,
 };
 use crate::scenario::{
-    AddressFault, Before, BodySpec, CallSpec, Capability, Declared, Fault, LARGE_BODY_BYTES,
-    Scenario,
+    AddressFault, Before, BodySpec, CallSpec, Capability, Declared, Expect, Fault,
+    LARGE_BODY_BYTES, Scenario,
 };
 
 /// The host name every scenario's URL uses; the engine's resolver maps it
@@ -85,20 +85,48 @@ pub struct Driver {
 }
 
 /// A scenario an engine runs but cannot match exactly, declared in its
-/// driver: the one difference allowed (a failure category the engine
-/// cannot see, reported as another), why, and what would close it.
+/// driver, with why and what would close it. Two kinds:
 ///
-/// A declared gap never widens the expectation: every other field of every
-/// record, and the server's execution count, must still match; the cell is
-/// shown as a gap (not a pass, not identical), and a gap that is no longer
-/// seen fails the cell so the declaration gets removed.
+/// * [`KnownGap::category`]: the engine cannot see which failure it was and
+///   reports another category. Only that field may differ: every other
+///   field of every record, and the server's execution count, must match.
+/// * [`KnownGap::unseen_proof`]: the engine cannot see a protocol proof of
+///   non-processing (a GOAWAY's last-stream-id), so it must report the
+///   weaker, ambiguous evidence and decide from that; and, more generally,
+///   [`KnownGap::records`]: the engine meets the fault differently (it
+///   refuses at once what others time out on). Its expectation is written
+///   out in full, from the rules applied to what the engine reports, never
+///   copied from what the engine printed; it is checked as strictly as the
+///   scenario's own (records, decisions, executions).
+///
+/// A declared gap never widens anything else: the cell is shown as a gap
+/// (not a pass, not identical), a cell that matches neither expectation
+/// fails, and a gap that is no longer seen fails the cell so the
+/// declaration gets removed.
 #[derive(Debug, Clone)]
 pub struct KnownGap {
     scenario: &'static str,
-    expected: FailureCategory,
-    observed: FailureCategory,
+    kind: GapKind,
     reason: &'static str,
 }
+
+#[derive(Debug, Clone)]
+enum GapKind {
+    Category {
+        expected: FailureCategory,
+        observed: FailureCategory,
+    },
+    Records {
+        expected: Vec<Vec<Expect>>,
+        executions: u64,
+        connections: Option<u64>,
+        what: &'static str,
+    },
+}
+
+/// What an [`KnownGap::unseen_proof`] says the engine cannot do.
+const UNSEEN_PROOF: &str =
+    "a `not_processed` proof is not seen, so the attempt is `sent_no_response` and decided as such";
 
 impl KnownGap {
     /// In `scenario`, attempts expected to fail with `expected` report
@@ -111,8 +139,56 @@ impl KnownGap {
     ) -> KnownGap {
         KnownGap {
             scenario,
+            kind: GapKind::Category { expected, observed },
+            reason,
+        }
+    }
+
+    /// In `scenario`, the engine cannot see the protocol proof that makes
+    /// an attempt `not_processed`, for `reason`. `expected` is what the
+    /// rules give for the evidence the engine can prove (one list of
+    /// records per call), with the server executing `executions` times
+    /// over `connections` connections when the scenario checks them.
+    pub fn unseen_proof(
+        scenario: &'static str,
+        expected: Vec<Vec<Expect>>,
+        executions: u64,
+        connections: Option<u64>,
+        reason: &'static str,
+    ) -> KnownGap {
+        KnownGap::records(
+            scenario,
+            UNSEEN_PROOF,
             expected,
-            observed,
+            executions,
+            connections,
+            reason,
+        )
+    }
+
+    /// In `scenario`, the engine meets the fault differently, as `what`
+    /// says (for example: it refuses a request at once where others time
+    /// out), for `reason`. `expected` is what the rules give for what the
+    /// engine reports (one list of records per call), with the server
+    /// executing `executions` times over `connections` connections when
+    /// the scenario checks them; the server's other counts stay as the
+    /// scenario has them.
+    pub fn records(
+        scenario: &'static str,
+        what: &'static str,
+        expected: Vec<Vec<Expect>>,
+        executions: u64,
+        connections: Option<u64>,
+        reason: &'static str,
+    ) -> KnownGap {
+        KnownGap {
+            scenario,
+            kind: GapKind::Records {
+                expected,
+                executions,
+                connections,
+                what,
+            },
             reason,
         }
     }
@@ -120,12 +196,28 @@ impl KnownGap {
     /// The scenario with only the declared difference applied.
     fn applied_to(&self, scenario: &Scenario) -> Scenario {
         let mut scenario = scenario.clone();
-        for call in &mut scenario.expected {
-            for expect in call {
-                if let Some((_, category, _)) = &mut expect.failure
-                    && *category == self.expected
-                {
-                    *category = self.observed;
+        match &self.kind {
+            GapKind::Category { expected, observed } => {
+                for call in &mut scenario.expected {
+                    for expect in call {
+                        if let Some((_, category, _)) = &mut expect.failure
+                            && category == expected
+                        {
+                            *category = *observed;
+                        }
+                    }
+                }
+            }
+            GapKind::Records {
+                expected,
+                executions,
+                connections,
+                ..
+            } => {
+                scenario.expected = expected.clone();
+                scenario.server.executions = *executions;
+                if scenario.server.connections.is_some() {
+                    scenario.server.connections = *connections;
                 }
             }
         }
@@ -133,12 +225,15 @@ impl KnownGap {
     }
 
     fn describe(&self) -> String {
-        format!(
-            "named gap: `{}` is seen as `{}`: {}",
-            self.expected.as_str(),
-            self.observed.as_str(),
-            self.reason
-        )
+        match &self.kind {
+            GapKind::Category { expected, observed } => format!(
+                "named gap: `{}` is seen as `{}`: {}",
+                expected.as_str(),
+                observed.as_str(),
+                self.reason
+            ),
+            GapKind::Records { what, .. } => format!("named gap: {what}: {}", self.reason),
+        }
     }
 }
 
@@ -739,6 +834,35 @@ async fn run_calls(
     Ok(results.into_iter().flatten().collect())
 }
 
+/// How the observed calls differ from the expected ones: their number,
+/// then each call's number of attempts and every record.
+fn records_mismatch(expected: &[Vec<Expect>], got: &[Vec<AttemptRecord>]) -> Option<String> {
+    if expected.len() != got.len() {
+        return Some(format!(
+            "expected {} call(s), observed {}",
+            expected.len(),
+            got.len()
+        ));
+    }
+    for (c, (expected, got)) in expected.iter().zip(got).enumerate() {
+        for (a, pair) in expected.iter().zip(got.iter()).enumerate() {
+            if let Some(diff) = pair.0.mismatch(pair.1) {
+                return Some(format!("call {c} attempt {a}: {diff}"));
+            }
+        }
+        if expected.len() != got.len() {
+            let extra: Vec<String> = got.iter().map(ToString::to_string).collect();
+            return Some(format!(
+                "call {c}: expected {} attempt(s), got {}: [{}]",
+                expected.len(),
+                got.len(),
+                extra.join(", ")
+            ));
+        }
+    }
+    None
+}
+
 fn compare(
     scenario: &Scenario,
     got: &[Vec<AttemptRecord>],
@@ -747,21 +871,8 @@ fn compare(
     executions: u64,
     key: Option<String>,
 ) -> CellStatus {
-    for (c, (expected, got)) in scenario.expected.iter().zip(got).enumerate() {
-        for (a, pair) in expected.iter().zip(got.iter()).enumerate() {
-            if let Some(diff) = pair.0.mismatch(pair.1) {
-                return CellStatus::Fail(format!("call {c} attempt {a}: {diff}"));
-            }
-        }
-        if expected.len() != got.len() {
-            let extra: Vec<String> = got.iter().map(ToString::to_string).collect();
-            return CellStatus::Fail(format!(
-                "call {c}: expected {} attempt(s), got {}: [{}]",
-                expected.len(),
-                got.len(),
-                extra.join(", ")
-            ));
-        }
+    if let Some(diff) = records_mismatch(&scenario.expected, got) {
+        return CellStatus::Fail(diff);
     }
     if let Some(limit) = scenario.ends_within {
         for (c, took) in durations.iter().enumerate() {
@@ -864,4 +975,39 @@ pub fn describe_failure(engine: &str, scenario: &Scenario, cell: &Cell, diff: &s
         "{} on {engine}: {diff}\n  summary: {}\n  records: {got:?}\n  executions: {}",
         scenario.name, scenario.summary, cell.executions
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage, ExecutionEvidence};
+
+    fn stopped() -> Expect {
+        Expect::failed(
+            AttemptStage::Connect,
+            FailureCategory::ConnectionRefused,
+            ExecutionEvidence::NotSent,
+            crate::scenario::Then::Stop(StopReason::AttemptsExhausted),
+        )
+    }
+
+    #[test]
+    fn a_missing_call_is_a_difference() {
+        // Two calls expected, none observed: every record that was
+        // observed matched, but a call is missing.
+        let diff = records_mismatch(&[vec![stopped()], vec![stopped()]], &[]);
+        assert_eq!(diff.as_deref(), Some("expected 2 call(s), observed 0"));
+        let diff = records_mismatch(&[], &[Vec::new()]);
+        assert_eq!(diff.as_deref(), Some("expected 0 call(s), observed 1"));
+    }
+
+    #[test]
+    fn a_missing_attempt_is_a_difference() {
+        let diff = records_mismatch(&[vec![stopped()]], &[Vec::new()]).unwrap();
+        assert!(
+            diff.starts_with("call 0: expected 1 attempt(s), got 0"),
+            "{diff}"
+        );
+    }
 }

@@ -593,6 +593,22 @@ pub fn scenarios() -> Vec<Scenario> {
             vec![after_write(C::GoAway, stop(X::NotIdempotent))],
             1,
         ),
+        // A graceful shutdown in two steps: GOAWAY(2^31-1) while the
+        // stream is in flight, then GOAWAY naming it, then the close. The
+        // stream is covered by both (RFC 9113 §6.8): the server may have
+        // acted → sent_no_response; rule 3: a POST that declared nothing
+        // stops. The server executed it once.
+        Scenario::one_call(
+            "h2_graceful_shutdown_covering_stream",
+            "a stream covered by a two-step graceful shutdown whose connection then closed is ambiguous",
+            h2c(vec![
+                H2::GracefulShutdownCoveringStreamThenClose { execute: true },
+                H2::Respond(ok()),
+            ]),
+            empty_post(),
+            vec![after_write(C::GoAway, stop(X::NotIdempotent))],
+            1,
+        ),
         Scenario::one_call(
             "h2_stream_reset_internal_error",
             "a bare RST_STREAM proves nothing",

@@ -334,3 +334,260 @@ pub mod frames {
         }
     }
 }
+
+/// A server that shuts its HTTP/2 connections down gracefully while
+/// requests are in flight, as a server does on a reload, and counts how
+/// many times it executed each call.
+///
+/// Every connection answers `requests_per_connection` requests with a 200,
+/// then starts h2's graceful shutdown: a GOAWAY whose last-stream-id is
+/// 2^31-1 (RFC 9113 §6.8: "the server is shutting down, streams already
+/// sent may still be processed"), a PING, and, once the PING comes back, a
+/// second GOAWAY naming the last stream it accepted. Every stream it
+/// accepted (at or below that id) is executed and answered; the client
+/// must open a new connection for the rest.
+///
+/// A request is *executed* when its HEADERS are accepted, before its body
+/// is read, as a server that answers without reading the body does. Calls
+/// are told apart by the [`CALL_ID`] header.
+pub mod reload {
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    use super::*;
+
+    /// The request header carrying the call's id.
+    pub const CALL_ID: &str = "x-call-id";
+
+    /// How many times the server executed each call id.
+    #[derive(Debug, Default)]
+    pub struct Ledger {
+        executed: Mutex<HashMap<u64, u32>>,
+        open_connections: std::sync::atomic::AtomicUsize,
+        closed: tokio::sync::Notify,
+    }
+
+    impl Ledger {
+        /// Waits until every connection the server accepted has ended, so
+        /// that every request that reached it is in the ledger.
+        pub async fn until_all_connections_ended(&self) {
+            loop {
+                let closed = self.closed.notified();
+                if self
+                    .open_connections
+                    .load(std::sync::atomic::Ordering::SeqCst)
+                    == 0
+                {
+                    return;
+                }
+                closed.await;
+            }
+        }
+
+        /// How many times call `id` was executed.
+        pub fn executions(&self, id: u64) -> u32 {
+            self.executed.lock().unwrap().get(&id).copied().unwrap_or(0)
+        }
+
+        fn execute(&self, id: u64) {
+            *self.executed.lock().unwrap().entry(id).or_default() += 1;
+        }
+    }
+
+    /// What [`attack`] found: every claim checked against the ledger.
+    #[derive(Debug, Default)]
+    pub struct Findings {
+        /// Calls made.
+        pub calls: usize,
+        /// Attempts that claimed `not_sent` or `not_processed`.
+        pub proven: usize,
+        /// Attempts that claimed `not_processed` from a GOAWAY.
+        pub proven_by_goaway: usize,
+        /// Attempts ended by [`ATTEMPT_TIMEOUT`].
+        pub timed_out: usize,
+        /// Claims the server's ledger contradicts, with their records.
+        pub false_claims: Vec<String>,
+    }
+
+    /// The attempt timeout [`attack`] applies, as the core would: far above
+    /// a loopback exchange. An engine can leave a stream unanswered when a
+    /// connection shuts down under it; the timeout ends such an attempt
+    /// and its claim is checked like any other.
+    pub const ATTEMPT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+    /// How long the server's connections may outlive the engine before
+    /// [`attack`] fails.
+    pub const DRAIN_LIMIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+    impl Findings {
+        /// Prints the figures and fails, listing them, on any false claim.
+        pub fn assert_no_false_claim(&self) {
+            println!(
+                "{} calls, {} claimed not sent/not processed ({} from a GOAWAY), {} timed out, {} false",
+                self.calls,
+                self.proven,
+                self.proven_by_goaway,
+                self.timed_out,
+                self.false_claims.len()
+            );
+            assert!(self.false_claims.is_empty(), "{:#?}", self.false_claims);
+        }
+    }
+
+    /// Concurrent callers in [`attack`]: enough to keep an engine's HTTP/2
+    /// connection busy opening streams while GOAWAYs arrive.
+    pub const CALLERS: u64 = 16;
+
+    /// Sends `calls_per_caller` keyless 1 KiB POSTs from each of
+    /// [`CALLERS`] tasks, one attempt each, to a server that shuts every
+    /// connection down after `requests_per_connection` requests, and
+    /// checks every attempt's evidence against what the server executed:
+    /// `not_sent` and `not_processed` are false for an executed call; an
+    /// answered call was executed exactly once. Run it on a multi-threaded
+    /// runtime, where the engine's connection task and its callers race.
+    pub async fn attack<E>(
+        engine: E,
+        url_for: impl Fn(SocketAddr) -> String,
+        calls_per_caller: u64,
+        requests_per_connection: usize,
+    ) -> Findings
+    where
+        E: Engine + Clone + 'static,
+    {
+        use evident_core::{ExecutionEvidence as E, FailureCategory as C};
+
+        let (addr, ledger) = serve(requests_per_connection).await;
+        let url = Arc::new(url_for(addr));
+        let mut callers = Vec::new();
+        for caller in 0..CALLERS {
+            let (engine, url) = (engine.clone(), url.clone());
+            callers.push(tokio::spawn(async move {
+                let mut claims = Vec::new();
+                for n in 0..calls_per_caller {
+                    let id = caller * calls_per_caller + n;
+                    let request = http::Request::post(url.as_str())
+                        .header(CALL_ID, id)
+                        .body(AttemptBody::Full(Some(Bytes::from(vec![b'x'; 1024]))))
+                        .unwrap();
+                    let attempt = attempt();
+                    let sent = tokio::time::timeout(ATTEMPT_TIMEOUT, async {
+                        match engine.send(request, &attempt).await {
+                            Ok(response) => Ok(collect(response.into_body()).await),
+                            Err(failure) => Err(failure),
+                        }
+                    });
+                    // As the core does: an attempt that outlives its
+                    // timeout is dropped and judged from its progress.
+                    let outcome = match sent.await {
+                        Ok(Ok(_)) => Ok(()),
+                        Ok(Err(failure)) => Err((failure.signal(), failure.to_string())),
+                        Err(_elapsed) => Err((
+                            evident_core::EngineSignal::TimedOut,
+                            "attempt timed out".to_owned(),
+                        )),
+                    };
+                    let claim = match outcome {
+                        Ok(()) => (E::Responded, None, String::new()),
+                        Err((signal, failure)) => {
+                            let judged =
+                                evident_core::classify(signal, &attempt.progress().snapshot());
+                            (
+                                judged.evidence(),
+                                Some(judged.category()),
+                                format!("{:?}/{:?}: {failure}", judged.stage(), judged.category()),
+                            )
+                        }
+                    };
+                    claims.push((id, claim));
+                }
+                claims
+            }));
+        }
+        let mut claims = Vec::new();
+        for caller in callers {
+            claims.extend(caller.await.unwrap());
+        }
+        drop(engine);
+        // Every request that reached the server is in the ledger once the
+        // server has read its connections to their end.
+        tokio::time::timeout(DRAIN_LIMIT, ledger.until_all_connections_ended())
+            .await
+            .expect("the server's connections end once the engine is dropped");
+
+        let mut findings = Findings {
+            calls: claims.len(),
+            ..Findings::default()
+        };
+        for (id, (evidence, category, record)) in claims {
+            let executions = ledger.executions(id);
+            if category == Some(C::Timeout) {
+                findings.timed_out += 1;
+            }
+            let claim_holds = match evidence {
+                E::NotSent | E::NotProcessed => {
+                    findings.proven += 1;
+                    if category == Some(C::GoAway) {
+                        findings.proven_by_goaway += 1;
+                    }
+                    executions == 0
+                }
+                E::Responded => executions == 1,
+                E::SentNoResponse => executions <= 1,
+            };
+            if !claim_holds {
+                findings.false_claims.push(format!(
+                    "call {id}: {evidence:?} ({record}), executed {executions} time(s)"
+                ));
+            }
+        }
+        findings
+    }
+
+    /// Starts the server on loopback; it runs until the runtime ends.
+    pub async fn serve(requests_per_connection: usize) -> (SocketAddr, Arc<Ledger>) {
+        let (listener, addr) = listen().await;
+        let ledger = Arc::new(Ledger::default());
+        let server_ledger = ledger.clone();
+        tokio::spawn(async move {
+            while let Ok((tcp, _)) = listener.accept().await {
+                let ledger = server_ledger.clone();
+                ledger
+                    .open_connections
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                tokio::spawn(async move {
+                    connection(tcp, requests_per_connection, &ledger).await;
+                    ledger
+                        .open_connections
+                        .fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                    ledger.closed.notify_waiters();
+                });
+            }
+        });
+        (addr, ledger)
+    }
+
+    async fn connection(tcp: TcpStream, limit: usize, ledger: &Ledger) {
+        let Ok(mut conn) = h2::server::handshake(tcp).await else {
+            return;
+        };
+        let mut accepted = 0;
+        while let Some(Ok((request, mut respond))) = conn.accept().await {
+            let id = request
+                .headers()
+                .get(CALL_ID)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse().ok());
+            if let Some(id) = id {
+                ledger.execute(id);
+            }
+            drop(request);
+            if let Ok(mut send) = respond.send_response(http::Response::new(()), false) {
+                let _ = send.send_data(Bytes::from_static(b"ok"), true);
+            }
+            accepted += 1;
+            if accepted == limit {
+                conn.graceful_shutdown();
+            }
+        }
+    }
+}

@@ -332,14 +332,30 @@ async fn known_gap_a_head_cut_after_a_zero_length_line_passes_for_a_whole_one() 
 /// A head curl refuses to build (larger than its 1 MiB request buffer,
 /// curl error 100) after connecting: the body was never pulled, so the
 /// head is not claimed written, and an idempotency key in it does not
-/// count as sent.
+/// count as sent. The server counts what reached it: nothing, yet the
+/// record stays ambiguous, since this engine counts no bytes and cannot
+/// prove it.
 #[tokio::test]
 async fn a_body_curl_never_pulled_leaves_the_head_unwritten() {
     let (listener, addr) = listen().await;
-    serve(listener, 1, |_, conn| async move {
-        // Hold the connection, reading nothing.
-        let _held = conn;
-        std::future::pending::<()>().await;
+    let (received_tx, received) = tokio::sync::oneshot::channel();
+    let received_tx = std::sync::Mutex::new(Some(received_tx));
+    serve(listener, 1, move |_, mut conn| {
+        let received_tx = received_tx.lock().unwrap().take();
+        async move {
+            // Read everything until curl closes the connection.
+            let mut count = 0;
+            let mut scratch = [0u8; 4096];
+            while let Ok(n) = tokio::io::AsyncReadExt::read(&mut conn.stream, &mut scratch).await {
+                if n == 0 {
+                    break;
+                }
+                count += n;
+            }
+            if let Some(tx) = received_tx {
+                let _ = tx.send(count);
+            }
+        }
     });
     let request = http::Request::post(format!("http://{addr}/pay"))
         .header("idempotency-key", "k-1")
@@ -347,11 +363,17 @@ async fn a_body_curl_never_pulled_leaves_the_head_unwritten() {
         .body(AttemptBody::Full(Some(Bytes::from_static(b"amount=5"))))
         .unwrap();
     let attempt = attempt_within(Duration::from_secs(2));
-    let failure = engine().send(request, &attempt).await.unwrap_err();
+    let engine = engine();
+    let failure = engine.send(request, &attempt).await.unwrap_err();
+    drop(engine);
     let snapshot = attempt.progress().snapshot();
     assert!(!snapshot.head_written(), "the key never left whole");
-    assert!(!snapshot.proves_nothing_written());
     let judged = judged(&failure, &attempt);
     assert_eq!(judged.stage(), AttemptStage::WriteHead);
     assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+    let received = tokio::time::timeout(Duration::from_secs(10), received)
+        .await
+        .expect("curl closes the connection once the transfer failed")
+        .unwrap();
+    assert_eq!(received, 0, "curl wrote part of a head it refused to build");
 }

@@ -16,6 +16,15 @@
 //! | a frame pulled | hyper holds these bytes (not: they were flushed) | `wrote(n)` |
 //! | end of body (`is_end_stream()` true, or no more frames) | hyper holds the whole request | `body_written` |
 //!
+//! An attempt the core has sealed (given up on) must write nothing, even
+//! when hyper takes it from a pooled connection's queue only afterwards:
+//! its body then answers "not ended" with a size of one byte to come, so
+//! that hyper, on HTTP/1.1, encodes the head and pulls a frame, which fails
+//! before the head is flushed. On HTTP/2 hyper sends the HEADERS before it
+//! pulls a frame; there, only hyper's own check that the caller is still
+//! waiting (the core drops the attempt before it seals it) keeps a sealed
+//! request from leaving.
+//!
 //! "Written" here means handed to hyper, as the hyper engine's HTTP/2 path
 //! reports "accepted by h2": possibly late on the wire, never before the
 //! bytes existed for the connection. Since nothing is counted at the
@@ -28,7 +37,8 @@
 //! being pulled (`WriteBody`), not after it was all handed over.
 
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use bytes::Bytes;
@@ -57,6 +67,7 @@ enum Source {
 pub(crate) struct TrackedBody {
     source: Source,
     progress: Progress,
+    pulled: Option<Arc<AtomicBool>>,
 }
 
 impl TrackedBody {
@@ -68,7 +79,19 @@ impl TrackedBody {
             AttemptBody::Full(Some(bytes)) => Source::Full(bytes),
             AttemptBody::Stream(stream) => Source::Stream(Mutex::new(stream)),
         };
-        TrackedBody { source, progress }
+        TrackedBody {
+            source,
+            progress,
+            pulled: None,
+        }
+    }
+
+    /// Sets `pulled` once hyper asks for a frame of this body, which it
+    /// does only from the stream's own body pipe (see
+    /// [`crate::classify::goaway_signal`]).
+    pub(crate) fn reporting_pulls(mut self, pulled: Arc<AtomicBool>) -> Self {
+        self.pulled = Some(pulled);
+        self
     }
 
     fn source_ended(&self) -> bool {
@@ -89,6 +112,9 @@ impl Body for TrackedBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         let this = self.get_mut();
+        if let Some(pulled) = &this.pulled {
+            pulled.store(true, Ordering::Release);
+        }
         if let Err(sealed) = this.progress.start_write() {
             // The core gave up on this attempt: fail the body, so hyper
             // tears the connection down instead of writing more for it.
@@ -145,6 +171,15 @@ impl Body for TrackedBody {
     }
 
     fn size_hint(&self) -> SizeHint {
+        if self.progress.is_sealed() {
+            // Sealed by the core: claim one byte to come, so that hyper
+            // must pull a frame, which fails (`poll_frame`) before the head
+            // it has encoded is flushed. With an exact 0 hyper writes the
+            // whole request without asking for a frame, and so it does for
+            // an unknown size on a GET or HEAD (hyper's `set_length`
+            // assumes those have no body). The claimed byte is never sent.
+            return SizeHint::with_exact(1);
+        }
         match &self.source {
             Source::Empty => SizeHint::with_exact(0),
             Source::Full(bytes) => SizeHint::with_exact(bytes.len() as u64),

@@ -20,8 +20,8 @@
 //! | --- | --- |
 //! | our request body failed | [`EngineSignal::RequestBody`] |
 //! | our resolver failed | its signal ([`EngineSignal::NameNotFound`] for a name that does not exist) |
-//! | h2: remote `RST_STREAM(REFUSED_STREAM)`, or remote GOAWAY with `REFUSED_STREAM` | [`EngineSignal::Http2RefusedStream`] |
-//! | h2: remote GOAWAY error (h2 gives it exactly to streams above the last-stream-id) | [`EngineSignal::Http2GoAway`]`(`[`GoAwayScope::StreamExcluded`]`)` |
+//! | h2: remote `RST_STREAM(REFUSED_STREAM)` (a reset names its stream) | [`EngineSignal::Http2RefusedStream`] |
+//! | h2: remote GOAWAY error, whatever its code (see below: a proof only with [`goaway_signal`]) | [`EngineSignal::Http2GoAway`]`(`[`GoAwayScope::Unknown`]`)` |
 //! | h2: GOAWAY raised by h2 itself | [`EngineSignal::Protocol`] |
 //! | h2: any other stream reset | [`EngineSignal::Http2StreamReset`] |
 //! | rustls `InvalidCertificate(..)` | [`EngineSignal::TlsCertificate`] |
@@ -35,6 +35,28 @@
 //! | anything else | [`EngineSignal::Other`] |
 //!
 //! # What this classifier cannot see
+//!
+//! Which stream a GOAWAY error belongs to. h2 gives a remote GOAWAY's error
+//! to the streams above its last-stream-id and to every stream the caller
+//! tries to open after it, and both were not processed. But hyper's HTTP/2
+//! client task, right after h2 opened a stream and queued its HEADERS,
+//! asks h2 again whether it may open the next one (`ClientTask::poll`,
+//! "Check poll_ready() again", `hyper/src/proto/h2/client.rs`); when a
+//! GOAWAY arrived in between, it fails the request it has just sent with
+//! that GOAWAY's error. Its HEADERS still leave, and the GOAWAY may cover
+//! the stream: a server that starts a graceful shutdown with a
+//! last-stream-id of 2^31-1 (RFC 9113 §6.8) covers every stream. The
+//! conformance lab's reload adversary and nginx's graceful reload both made
+//! that request execute while the error claimed a GOAWAY excluded it. The
+//! three cases fail with the same error, and reqwest shows neither the
+//! stream id nor the frames, so a GOAWAY error is reported with an
+//! [`GoAwayScope::Unknown`] scope, which the core reads as the ambiguous
+//! `SentNoResponse`, unless hyper had pulled a frame of the request's body:
+//! that happens only once the stream was opened and hyper's client task let
+//! go of it ([`goaway_signal`]). The same holds for a GOAWAY whose code is
+//! `REFUSED_STREAM`: the code is the connection's, and it reaches the
+//! same streams. The conformance matrix lists the difference from the
+//! engines that see the stream id as a named gap.
 //!
 //! A stream at or below a GOAWAY's last-stream-id fails later, when the
 //! connection closes, with an I/O error: hyper turns an `h2::Error` that
@@ -119,13 +141,49 @@ pub fn classify(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSign
     EngineSignal::Other
 }
 
+/// What a GOAWAY error proves once it is known whether hyper pulled a
+/// frame of the request body.
+///
+/// hyper pulls the body only from the stream's own body pipe, which it
+/// starts after h2 opened the stream and its client task let go of the
+/// request; from then on the request learns its fate from h2's stream
+/// alone, and h2 gives an opened stream a remote GOAWAY's error only when
+/// the stream is above the GOAWAY's last-stream-id (`Streams::recv_go_away`).
+/// So a GOAWAY error on a request whose body was pulled is that proof. A
+/// request whose body was never pulled may have been failed inside hyper's
+/// client task with the connection's GOAWAY after its stream opened (see
+/// the module docs): no proof. A request without a body (its end known at
+/// the head) is never pulled, and never proven.
+///
+/// ```
+/// use evident_core::{EngineSignal, GoAwayScope};
+/// use evident_reqwest::classify::goaway_signal;
+///
+/// let unknown = EngineSignal::Http2GoAway(GoAwayScope::Unknown);
+/// assert_eq!(goaway_signal(unknown, false), unknown);
+/// assert_eq!(
+///     goaway_signal(unknown, true),
+///     EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded)
+/// );
+/// ```
+pub fn goaway_signal(signal: EngineSignal, body_pulled: bool) -> EngineSignal {
+    match signal {
+        EngineSignal::Http2GoAway(GoAwayScope::Unknown) if body_pulled => {
+            EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded)
+        }
+        other => other,
+    }
+}
+
 fn h2_signal(e: &h2::Error, site: ErrorSite) -> EngineSignal {
     let refused = e.reason() == Some(h2::Reason::REFUSED_STREAM);
     if e.is_go_away() {
-        return match (e.is_remote(), refused) {
-            (true, true) => EngineSignal::Http2RefusedStream,
-            (true, false) => EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
-            (false, _) => EngineSignal::Protocol,
+        // Not a proof here: hyper may hand a remote GOAWAY's error to a
+        // stream it has just opened (see the module docs).
+        return if e.is_remote() {
+            EngineSignal::Http2GoAway(GoAwayScope::Unknown)
+        } else {
+            EngineSignal::Protocol
         };
     }
     if e.is_reset() {

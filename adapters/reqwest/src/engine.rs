@@ -3,6 +3,7 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, EngineSignal, ResponseBody,
@@ -12,7 +13,7 @@ use http_body_util::BodyExt;
 
 use crate::body::{TrackedBody, TrackedResponse};
 use crate::builder::ReqwestEngineBuilder;
-use crate::classify::{ErrorSite, classify};
+use crate::classify::{ErrorSite, classify, goaway_signal};
 use crate::hooks;
 
 /// The reqwest engine. Cheap to clone: clones share the clients and their
@@ -106,7 +107,10 @@ impl Engine for ReqwestEngine {
         // The connection chooses the protocol; hyper-util refuses an
         // HTTP/2-versioned request on an HTTP/1.1 connection.
         parts.version = Version::HTTP_11;
-        let body = reqwest::Body::wrap(TrackedBody::new(body, progress.clone()));
+        let pulled = Arc::new(AtomicBool::new(false));
+        let body = reqwest::Body::wrap(
+            TrackedBody::new(body, progress.clone()).reporting_pulls(pulled.clone()),
+        );
         let request = reqwest::Request::try_from(Request::from_parts(parts, body))
             .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
 
@@ -121,7 +125,8 @@ impl Engine for ReqwestEngine {
             }
             Err(error) => {
                 let site = site(&error, &progress.snapshot(), prior_knowledge);
-                Err(EngineFailure::new(classify(&error, site), error))
+                let signal = goaway_signal(classify(&error, site), pulled.load(Ordering::Acquire));
+                Err(EngineFailure::new(signal, error))
             }
         }
     }

@@ -90,8 +90,14 @@ async fn an_internal_error_reset_is_a_bare_stream_reset_and_proves_nothing() {
     );
 }
 
+/// The named gap, pinned: the stream really is above the last-stream-id
+/// here, but hyper gives the same GOAWAY error to a stream it has just
+/// opened under a GOAWAY that covers it (`tests/goaway_race.rs`), and
+/// reqwest shows no stream id to tell them apart. A GET's body is never
+/// pulled (`goaway_signal`), so the error proves nothing, and the attempt
+/// is ambiguous where the hyper engine proves it not processed.
 #[tokio::test]
-async fn a_stream_above_the_goaway_last_stream_id_is_excluded_and_not_processed() {
+async fn a_goaway_error_is_no_proof_even_for_a_stream_above_the_last_stream_id() {
     let (listener, addr) = listen().await;
     tokio::spawn(async move {
         let (mut tcp, _) = listener.accept().await.unwrap();
@@ -109,12 +115,12 @@ async fn a_stream_above_the_goaway_last_stream_id_is_excluded_and_not_processed(
         .unwrap_err();
     assert_eq!(
         failure.signal(),
-        EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
+        EngineSignal::Http2GoAway(GoAwayScope::Unknown),
         "{failure}"
     );
     assert_eq!(
         judged(&failure, &attempt),
-        (S::AwaitHead, C::GoAway, E::NotProcessed)
+        (S::AwaitHead, C::GoAway, E::SentNoResponse)
     );
 }
 

@@ -63,13 +63,16 @@ fn read_request(stream: &mut std::net::TcpStream) -> Option<Vec<u8>> {
 /// attempt fails. In both cases the server executes the POST at most once,
 /// and the evidence never claims more than it knows: a 200 means exactly
 /// one execution; a failure is not "not sent" unless the body was never
-/// touched.
+/// touched. The server only half-closes the stale connection and keeps
+/// reading it, so a request written into it and then re-sent elsewhere
+/// is counted twice.
 #[tokio::test(flavor = "current_thread")]
 async fn a_post_over_a_stale_pooled_connection_is_executed_at_most_once() {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
     let ledger = Ledger::default();
     let (closed_tx, closed_rx) = mpsc::channel();
+    let (stale_done_tx, stale_done) = tokio::sync::oneshot::channel();
     let server_ledger = ledger.clone();
     std::thread::spawn(move || {
         // Connection 1: answer the GET keep-alive, then close while idle.
@@ -77,9 +80,19 @@ async fn a_post_over_a_stale_pooled_connection_is_executed_at_most_once() {
         let request = read_request(&mut first).unwrap();
         server_ledger.record(&request);
         first.write_all(OK_HELLO).unwrap();
-        first.shutdown(std::net::Shutdown::Both).unwrap();
-        drop(first);
+        // Close our side only (FIN) and keep reading: a request written
+        // into the stale connection reaches the ledger too, so a write
+        // followed by a re-send elsewhere counts twice.
+        first.shutdown(std::net::Shutdown::Write).unwrap();
         closed_tx.send(()).unwrap();
+        let stale_ledger = server_ledger.clone();
+        std::thread::spawn(move || {
+            while let Some(request) = read_request(&mut first) {
+                stale_ledger.record(&request);
+            }
+            // The client closed the stale connection: all it wrote is in.
+            let _ = stale_done_tx.send(());
+        });
         // Any later connection: answer every request.
         for stream in listener.incoming() {
             let mut stream = stream.unwrap();
@@ -102,8 +115,14 @@ async fn a_post_over_a_stale_pooled_connection_is_executed_at_most_once() {
 
     let post_attempt = attempt();
     let outcome = fetch(&engine, post(&url, "pay"), &post_attempt).await;
-    // Let the server finish reading whatever reached it.
-    tokio::task::yield_now().await;
+    // Closing the engine's connections ends the stale one too: once the
+    // server has read it to its end, every request written into it is in
+    // the ledger (a re-send elsewhere was answered, so it is in already).
+    drop(engine);
+    tokio::time::timeout(std::time::Duration::from_secs(10), stale_done)
+        .await
+        .expect("the stale connection is closed with the engine")
+        .unwrap();
     match outcome {
         Ok((status, _)) => {
             assert_eq!(status, 200);

@@ -51,6 +51,15 @@ pub enum Http2Behaviour {
         /// Count an execution (on receipt of the head) before the GOAWAY.
         execute: bool,
     },
+    /// A graceful shutdown in two steps (RFC 9113 §6.8), as h2, Go and
+    /// other servers do on a reload: GOAWAY(`NO_ERROR`) with a last-stream-id
+    /// of 2^31-1 (every stream sent so far may still be processed), then
+    /// GOAWAY naming this stream, then close without answering. The stream
+    /// is covered by both: the outcome is ambiguous.
+    GracefulShutdownCoveringStreamThenClose {
+        /// Count an execution (on receipt of the head) before the GOAWAYs.
+        execute: bool,
+    },
     /// Read the request body, then reset the stream with `reason` (a bare
     /// RST_STREAM). The connection stays usable.
     ResetStream {

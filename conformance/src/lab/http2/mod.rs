@@ -148,6 +148,10 @@ struct Context {
 }
 
 /// A GOAWAY the lab writes itself, after the raw frames in `before`.
+/// The last-stream-id of the first GOAWAY of a graceful shutdown: the
+/// largest stream id, so that no stream is excluded yet (RFC 9113 §6.8).
+const GRACEFUL_LAST_STREAM_ID: u32 = (1 << 31) - 1;
+
 struct GoAway {
     last_stream_id: u32,
     reason: Reason,
@@ -253,6 +257,17 @@ async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Conte
                     last_stream_id: stream_id,
                     reason: Reason::NO_ERROR,
                     before: Vec::new(),
+                };
+            }
+            Http2Behaviour::GracefulShutdownCoveringStreamThenClose { execute } => {
+                if *execute {
+                    context.ledger.execute(index, EXECUTED_STATUS);
+                }
+                break GoAway {
+                    last_stream_id: stream_id,
+                    reason: Reason::NO_ERROR,
+                    before: frames::go_away(GRACEFUL_LAST_STREAM_ID, Reason::NO_ERROR.into())
+                        .to_vec(),
                 };
             }
         }
