@@ -26,6 +26,12 @@
 //! Redis at start-up is not an error either: [`Fleet::connect`] returns a
 //! fleet running locally, and says so.
 //!
+//! One limit remains: an async caller's wait for Redis is bounded by a
+//! timer on the fleet's own thread (the caller's runtime may have no
+//! timer), so a machine that starves that thread for longer than the
+//! deadline can hold an async admission that much longer; a blocking
+//! caller bounds its own wait.
+//!
 //! # Example
 //!
 //! ```no_run
@@ -100,6 +106,9 @@ impl Fleet {
     /// the connect timeout for Redis. If Redis cannot be reached (or
     /// rejects the credentials), the fleet still starts, runs on local
     /// limits, logs why, and keeps reconnecting in the background.
+    ///
+    /// It blocks the calling thread for at most twice the connect timeout
+    /// (400 ms by default): call it at start-up, not on a call's path.
     ///
     /// # Errors
     ///

@@ -30,8 +30,10 @@
 //! [`DEFAULT_LEASE_LIFETIME`] after the fleet granted them. Over any
 //! window the fleet stays within the limit plus what the leases hold (at
 //! most processes × `k` tokens); tokens left when a lease expires are
-//! given back. Keep `k` a small fraction of each process's share of the
-//! limit.
+//! given back at the process's next admission (a process that stops
+//! calling keeps them until their TAT passes, which only lowers the
+//! fleet's rate). Keep `k` a small fraction of each process's share of
+//! the limit.
 //!
 //! # When Redis is in trouble
 //!
