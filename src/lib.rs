@@ -21,7 +21,9 @@
 //! `testing` (the [`testing`] module: a scripted engine for your tests),
 //! `tower` (the async [`Client`] is a `tower::Service<http::Request<Body>>`;
 //! see `examples/tower_layer.rs`), `metrics` (an [`Observer`] publishing
-//! OpenTelemetry-named metrics through the `metrics` facade).
+//! OpenTelemetry-named metrics through the `metrics` facade), `redis` (the
+//! `redis` module: a fleet of clients sharing one rate limit and one retry
+//! budget through Redis; see `examples/fleet_over_hyper.rs`).
 //!
 //! The module [`engine`] is for people writing an engine adapter: progress,
 //! signals, proofs and the shared classifier helpers. A user never needs it.
@@ -204,6 +206,12 @@ pub use evident_reqwest as reqwest;
 /// The isahc (libcurl) engine (feature `isahc`).
 #[cfg(feature = "isahc")]
 pub use evident_isahc as isahc;
+
+/// A fleet of clients sharing one rate limit per origin and one retry
+/// budget through Redis, falling back to local limits when Redis is in
+/// trouble (feature `redis`).
+#[cfg(feature = "redis")]
+pub use evident_redis as redis;
 
 /// The README, compiled as doc tests so its "Using it" section cannot rot.
 #[cfg(all(doctest, feature = "hyper", feature = "ureq"))]

@@ -60,6 +60,16 @@ pub enum LocalRejection {
 }
 
 impl LocalRejection {
+    /// A [`RateLimited`](Self::RateLimited) rejection, for a
+    /// [`RateLimit`](crate::RateLimit) implemented outside this crate.
+    pub fn rate_limited(origin: Origin, next_permit_in: Duration, max_wait: Duration) -> Self {
+        LocalRejection::RateLimited {
+            origin,
+            next_permit_in,
+            max_wait,
+        }
+    }
+
     /// The origin that rejected.
     pub fn origin(&self) -> &Origin {
         match self {

@@ -54,6 +54,19 @@ pub struct Event<'a> {
     pub kind: EventKind,
 }
 
+impl<'a> Event<'a> {
+    /// An event of `component` for `origin`: for a [`RateLimit`](crate::RateLimit)
+    /// implemented outside this crate, which reports to the hook it was
+    /// given like the built-in components do.
+    pub fn new(origin: &'a Origin, component: Component, kind: EventKind) -> Self {
+        Event {
+            origin,
+            component,
+            kind,
+        }
+    }
+}
+
 /// A function receiving every [`Event`]. Called synchronously, outside any
 /// internal lock, on the thread that caused the event; keep it cheap.
 pub type EventHook = Arc<dyn Fn(&Event<'_>) + Send + Sync>;

@@ -59,6 +59,7 @@ pub mod bulkhead;
 pub mod clock;
 pub mod error;
 pub mod event;
+pub mod limit;
 pub mod origin;
 pub mod pipeline;
 pub mod rate;
@@ -77,6 +78,7 @@ pub use bulkhead::{
 pub use clock::{Clock, Interrupt, ManualClock, SystemClock, TokioClock};
 pub use error::{AdmitsAgain, ConfigError, LocalRejection};
 pub use event::{Component, Event, EventHook, EventKind};
+pub use limit::{Grant, PendingGrant, RateLimit, RateLimitProvider, Reservation};
 pub use origin::{Origin, Scheme};
 pub use pipeline::{
     Admission, AttemptPermit, DEFAULT_ORIGIN_IDLE_TTL, OriginMetrics, Pipeline, PipelineConfig,

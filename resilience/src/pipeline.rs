@@ -46,11 +46,11 @@ use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use crate::event::EventHook;
+use crate::limit::{RateLimit, RateLimitProvider, Reservation};
 use crate::{
     Bulkhead, BulkheadConfig, BulkheadMetrics, BulkheadPermit, CircuitBreaker,
     CircuitBreakerConfig, CircuitMetrics, CircuitPermission, CircuitState, Clock, Interrupt,
-    LocalRejection, Origin, RateLimiter, RateLimiterConfig, RateLimiterMetrics, RatePermit,
-    StatusSet, Verdict,
+    LocalRejection, Origin, RateLimiterConfig, RateLimiterMetrics, RatePermit, StatusSet, Verdict,
 };
 
 /// Which components a [`Pipeline`] runs, and their configuration. The order
@@ -75,9 +75,38 @@ use crate::{
 #[derive(Debug, Clone, PartialEq)]
 pub struct PipelineConfig {
     circuit_breaker: Option<CircuitBreakerConfig>,
-    rate_limiter: Option<RateLimiterConfig>,
+    rate_limiter: Option<RateSource>,
     bulkhead: Option<BulkheadConfig>,
     idle_ttl: Duration,
+}
+
+/// Where each origin's rate limiter comes from.
+#[derive(Debug, Clone)]
+enum RateSource {
+    /// A local limiter per origin, from its configuration.
+    Local(RateLimiterConfig),
+    /// Any other provider (a fleet-wide limiter, for one).
+    Provider(Arc<dyn RateLimitProvider>),
+}
+
+impl RateSource {
+    fn provider(&self) -> &dyn RateLimitProvider {
+        match self {
+            RateSource::Local(config) => config,
+            RateSource::Provider(provider) => &**provider,
+        }
+    }
+}
+
+/// Two providers are equal only when they are the same one.
+impl PartialEq for RateSource {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (RateSource::Local(a), RateSource::Local(b)) => a == b,
+            (RateSource::Provider(a), RateSource::Provider(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
 }
 
 /// Default time an origin's state is kept after its last use: 10 minutes.
@@ -126,7 +155,15 @@ impl PipelineConfig {
     }
     /// Sets (or, with `None`, disables) the rate limiter.
     pub fn rate_limiter(mut self, config: Option<RateLimiterConfig>) -> Self {
-        self.rate_limiter = config;
+        self.rate_limiter = config.map(RateSource::Local);
+        self
+    }
+    /// Takes each origin's rate limiter from `provider` instead of a local
+    /// configuration (a limiter shared by a fleet, for instance). It sits
+    /// at the same place in the pipeline and follows the same release
+    /// rules as a local one.
+    pub fn rate_limit_provider(mut self, provider: Arc<dyn RateLimitProvider>) -> Self {
+        self.rate_limiter = Some(RateSource::Provider(provider));
         self
     }
     /// Sets (or, with `None`, disables) the bulkhead.
@@ -138,9 +175,14 @@ impl PipelineConfig {
     pub fn circuit_breaker_config(&self) -> Option<&CircuitBreakerConfig> {
         self.circuit_breaker.as_ref()
     }
-    /// The rate-limiter configuration, if enabled.
+    /// The local rate-limiter configuration, if a local limiter is
+    /// enabled (`None` too when a [`rate_limit_provider`](Self::rate_limit_provider)
+    /// is set).
     pub fn rate_limiter_config(&self) -> Option<&RateLimiterConfig> {
-        self.rate_limiter.as_ref()
+        match &self.rate_limiter {
+            Some(RateSource::Local(config)) => Some(config),
+            _ => None,
+        }
     }
     /// The bulkhead configuration, if enabled.
     pub fn bulkhead_config(&self) -> Option<&BulkheadConfig> {
@@ -152,7 +194,7 @@ impl PipelineConfig {
 #[derive(Clone)]
 struct OriginState {
     breaker: Option<CircuitBreaker>,
-    limiter: Option<RateLimiter>,
+    limiter: Option<Arc<dyn RateLimit>>,
     bulkhead: Option<Bulkhead>,
 }
 
@@ -163,7 +205,10 @@ impl OriginState {
         self.breaker
             .as_ref()
             .is_none_or(CircuitBreaker::is_unshared)
-            && self.limiter.as_ref().is_none_or(RateLimiter::is_unshared)
+            && self
+                .limiter
+                .as_ref()
+                .is_none_or(|limiter| Arc::strong_count(limiter) == 1)
             && self.bulkhead.as_ref().is_none_or(Bulkhead::is_unshared)
     }
 }
@@ -347,13 +392,10 @@ impl Pipeline {
                             self.hook.clone(),
                         )
                     }),
-                    limiter: self.config.rate_limiter.clone().map(|c| {
-                        RateLimiter::with_hook(
-                            origin.clone(),
-                            c,
-                            self.clock.clone(),
-                            self.hook.clone(),
-                        )
+                    limiter: self.config.rate_limiter.as_ref().map(|source| {
+                        source
+                            .provider()
+                            .rate_limit(origin, self.clock.clone(), self.hook.clone())
                     }),
                     bulkhead: self
                         .config
@@ -478,9 +520,14 @@ impl Pipeline {
             None => None,
         };
         let (rate, waited) = match &state.limiter {
-            Some(limiter) => match limiter.reserve_within(now, max_wait) {
-                Ok((permit, waited)) => (Some(permit), waited),
-                Err(rejection) => return Admission::Ready(Err(rejection)),
+            Some(limiter) => match limiter.reserve(now, max_wait) {
+                Reservation::Ready(Ok(grant)) => {
+                    (Some(RatePermit::new(limiter.clone(), grant)), grant.wait())
+                }
+                Reservation::Ready(Err(rejection)) => return Admission::Ready(Err(rejection)),
+                Reservation::Pending(pending) => {
+                    return self.wait_for_token(state, circuit, pending, max_wait);
+                }
             },
             None => (None, Duration::ZERO),
         };
@@ -512,10 +559,48 @@ impl Pipeline {
         self.wait_for_slot(state, circuit, rate, waited, max_wait)
     }
 
+    /// An admission whose rate limiter must ask elsewhere: the answer, then
+    /// the rest as in [`wait_for_slot`](Self::wait_for_slot). The time the
+    /// answer took counts against `max_wait`.
+    fn wait_for_token(
+        &self,
+        state: OriginState,
+        circuit: Option<CircuitPermission>,
+        pending: crate::limit::PendingGrant,
+        max_wait: Duration,
+    ) -> Admission {
+        let clock = self.clock.clone();
+        let started = clock.now();
+        Admission::Wait(Box::pin(async move {
+            let grant = pending.await?;
+            let limiter = state
+                .limiter
+                .clone()
+                .expect("a pending token has a limiter");
+            let rate = Some(RatePermit::new(limiter, grant));
+            let asked = clock.now().saturating_duration_since(started);
+            let rest = max_wait.saturating_sub(asked);
+            match Self::wait_for_slot_with(state, circuit, rate, grant.wait(), rest) {
+                Admission::Ready(result) => result,
+                Admission::Wait(wait) => wait.await,
+            }
+        }))
+    }
+
     /// The rest of an admission that must wait: the rate token's wait (if
     /// any), then the bulkhead's queue, holding what was taken meanwhile.
     fn wait_for_slot(
         &self,
+        state: OriginState,
+        circuit: Option<CircuitPermission>,
+        rate: Option<RatePermit>,
+        waited: Duration,
+        max_wait: Duration,
+    ) -> Admission {
+        Self::wait_for_slot_with(state, circuit, rate, waited, max_wait)
+    }
+
+    fn wait_for_slot_with(
         state: OriginState,
         circuit: Option<CircuitPermission>,
         rate: Option<RatePermit>,
@@ -585,8 +670,25 @@ impl Pipeline {
         };
         let (rate, waited) = match &state.limiter {
             Some(limiter) => {
-                let (permit, waited) = limiter.acquire_blocking_at(now, max_wait, interrupt)?;
-                (Some(permit), waited)
+                let grant = limiter.reserve_blocking(now, max_wait)?;
+                // Held from here on: a rejection below or an interrupted
+                // wait gives it back.
+                let permit = RatePermit::new(limiter.clone(), grant);
+                let wait = grant.wait();
+                if !wait.is_zero() {
+                    match interrupt {
+                        Some(interrupt) => {
+                            if !self.clock.sleep_unless(wait, interrupt) {
+                                drop(permit);
+                                return Err(LocalRejection::Interrupted {
+                                    origin: origin.clone(),
+                                });
+                            }
+                        }
+                        None => self.clock.sleep(wait),
+                    }
+                }
+                (Some(permit), wait)
             }
             None => (None, Duration::ZERO),
         };
@@ -617,7 +719,7 @@ impl Pipeline {
         let state = self.read().origins.get(origin)?.state.clone();
         Some(OriginMetrics {
             circuit_breaker: state.breaker.as_ref().map(CircuitBreaker::metrics),
-            rate_limiter: state.limiter.as_ref().map(RateLimiter::metrics),
+            rate_limiter: state.limiter.as_ref().map(|limiter| limiter.metrics()),
             bulkhead: state.bulkhead.as_ref().map(Bulkhead::metrics),
         })
     }

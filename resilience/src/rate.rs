@@ -27,6 +27,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::event::{Component, EventHook, EventKind, emit};
+use crate::limit::{Grant, RateLimit, Reservation};
 use crate::{Clock, ConfigError, Interrupt, LocalRejection, Origin};
 
 /// Default longest wait for a permit: none (fail fast). The retry loop above
@@ -229,6 +230,18 @@ impl RateLimiter {
         Self::with_hook(origin, config, clock, None)
     }
 
+    /// Like [`new`](Self::new), reporting to `hook` like a pipeline's own
+    /// limiters do: for a [`RateLimit`] built outside this crate that
+    /// keeps a local limiter (a fallback, say).
+    pub fn with_event_hook(
+        origin: Origin,
+        config: RateLimiterConfig,
+        clock: Arc<dyn Clock>,
+        hook: Option<EventHook>,
+    ) -> Self {
+        Self::with_hook(origin, config, clock, hook)
+    }
+
     pub(crate) fn with_hook(
         origin: Origin,
         config: RateLimiterConfig,
@@ -266,20 +279,10 @@ impl RateLimiter {
         &self.inner.config
     }
 
-    fn lock(&self) -> MutexGuard<'_, RateCore> {
+    /// This limiter as the pipeline's [`RateLimit`] (the same shared state,
+    /// no copy).
+    pub fn into_rate_limit(self) -> Arc<dyn RateLimit> {
         self.inner
-            .core
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn emit(&self, kind: EventKind) {
-        emit(
-            &self.inner.hook,
-            &self.inner.origin,
-            Component::RateLimiter,
-            kind,
-        );
     }
 
     /// A permit of the current cycle, or a rejection; never waits.
@@ -364,16 +367,11 @@ impl RateLimiter {
         Ok((permit, wait))
     }
 
-    /// Whether nothing outside the registry holds this limiter.
-    pub(crate) fn is_unshared(&self) -> bool {
-        Arc::strong_count(&self.inner) == 1
-    }
-
     /// Takes a permit of the current cycle, or reserves one of a later cycle
     /// if that is at most `max_wait` (or the configured `max_wait`, if
     /// shorter) away; returns it with the wait still to be waited, without
     /// waiting.
-    pub(crate) fn reserve_within(
+    fn reserve_within(
         &self,
         now: Instant,
         max_wait: Duration,
@@ -388,7 +386,40 @@ impl RateLimiter {
         now: Instant,
         max_wait: Duration,
     ) -> Result<(RatePermit, Duration), LocalRejection> {
-        let inner = &*self.inner;
+        let (cycle, wait) = self.inner.reserve_cycle(now, max_wait)?;
+        Ok((
+            RatePermit {
+                limiter: self.inner.clone(),
+                ticket: cycle,
+                ended: false,
+            },
+            wait,
+        ))
+    }
+
+    /// A snapshot of the accounting, refreshed to now.
+    pub fn metrics(&self) -> RateLimiterMetrics {
+        self.inner.metrics()
+    }
+}
+
+impl RateInner {
+    fn lock(&self) -> MutexGuard<'_, RateCore> {
+        self.core.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn emit(&self, kind: EventKind) {
+        emit(&self.hook, &self.origin, Component::RateLimiter, kind);
+    }
+
+    /// Takes a permit of the current cycle, or reserves one of a later cycle
+    /// if that is at most `max_wait` away; returns its cycle and the wait.
+    fn reserve_cycle(
+        &self,
+        now: Instant,
+        max_wait: Duration,
+    ) -> Result<(u64, Duration), LocalRejection> {
+        let inner = self;
         let limit = inner.config.limit_for_period;
         let current = inner.cycle_at(now);
         let mut core = self.lock();
@@ -418,24 +449,17 @@ impl RateLimiter {
         core.acquired += 1;
         drop(core);
         self.emit(EventKind::Acquired);
-        Ok((
-            RatePermit {
-                limiter: self.clone(),
-                cycle,
-                ended: false,
-            },
-            wait,
-        ))
+        Ok((cycle, wait))
     }
 
-    fn end(&self, cycle: u64, consumed: bool) {
+    fn end_cycle(&self, cycle: u64, consumed: bool) {
         let mut core = self.lock();
         if consumed {
             core.consumed += 1;
         } else {
             core.returned += 1;
-            let limit = self.inner.config.limit_for_period;
-            core.refresh(self.inner.cycle_at(self.inner.clock.now()), limit);
+            let limit = self.config.limit_for_period;
+            core.refresh(self.cycle_at(self.clock.now()), limit);
             if cycle >= core.cycle {
                 core.available = (core.available + 1).min(i64::from(limit));
             }
@@ -449,10 +473,10 @@ impl RateLimiter {
     }
 
     /// A snapshot of the accounting, refreshed to now.
-    pub fn metrics(&self) -> RateLimiterMetrics {
-        let current = self.inner.cycle_at(self.inner.clock.now());
+    fn metrics(&self) -> RateLimiterMetrics {
+        let current = self.cycle_at(self.clock.now());
         let mut core = self.lock();
-        core.refresh(current, self.inner.config.limit_for_period);
+        core.refresh(current, self.config.limit_for_period);
         RateLimiterMetrics {
             available: core.available,
             acquired: core.acquired,
@@ -464,12 +488,35 @@ impl RateLimiter {
     }
 }
 
+impl RateLimit for RateInner {
+    fn origin(&self) -> &Origin {
+        &self.origin
+    }
+
+    fn reserve(&self, now: Instant, max_wait: Duration) -> Reservation {
+        Reservation::Ready(self.reserve_blocking(now, max_wait))
+    }
+
+    fn reserve_blocking(&self, now: Instant, max_wait: Duration) -> Result<Grant, LocalRejection> {
+        self.reserve_cycle(now, max_wait.min(self.config.max_wait))
+            .map(|(cycle, wait)| Grant::new(cycle, wait))
+    }
+
+    fn end(&self, ticket: u64, consumed: bool) {
+        self.end_cycle(ticket, consumed);
+    }
+
+    fn metrics(&self) -> RateLimiterMetrics {
+        RateInner::metrics(self)
+    }
+}
+
 /// A rate-limiter permit. [`consume`](Self::consume) it when the attempt
 /// completed; dropping it gives it back.
 #[must_use = "dropping a rate permit gives it back at once"]
 pub struct RatePermit {
-    limiter: RateLimiter,
-    cycle: u64,
+    limiter: Arc<dyn RateLimit>,
+    ticket: u64,
     ended: bool,
 }
 
@@ -477,23 +524,33 @@ impl std::fmt::Debug for RatePermit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("RatePermit")
             .field("origin", self.limiter.origin())
-            .field("cycle", &self.cycle)
+            .field("ticket", &self.ticket)
             .finish()
     }
 }
 
 impl RatePermit {
+    /// The permit for `grant`, which `limiter` handed out: it ends the
+    /// token through [`RateLimit::end`] exactly once.
+    pub fn new(limiter: Arc<dyn RateLimit>, grant: Grant) -> Self {
+        Self {
+            limiter,
+            ticket: grant.ticket(),
+            ended: false,
+        }
+    }
+
     /// Spends the permit: the attempt it admitted was made.
     pub fn consume(mut self) {
         self.ended = true;
-        self.limiter.end(self.cycle, true);
+        self.limiter.end(self.ticket, true);
     }
 }
 
 impl Drop for RatePermit {
     fn drop(&mut self) {
         if !self.ended {
-            self.limiter.end(self.cycle, false);
+            self.limiter.end(self.ticket, false);
         }
     }
 }

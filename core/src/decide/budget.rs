@@ -40,9 +40,18 @@
 //! undercounts requests, which only lowers the allowance; a saturated
 //! withdrawal count refuses the retry. Either way the budget errs towards
 //! fewer retries.
+//!
+//! # Counting elsewhere
+//!
+//! A budget may keep its counts somewhere else, shared by a fleet of
+//! processes for instance: [`RetryBudget::with_backend`] wraps any
+//! [`RetryBudgetBackend`]. The client and the decision still see one
+//! `RetryBudget`, and a budget built with [`RetryBudget::new`] pays one
+//! branch for the seam.
 
-use std::sync::OnceLock;
+use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Number of slots the window is split into. Ten gives the window a
@@ -100,9 +109,53 @@ impl Packed {
     }
 }
 
+/// Where a [`RetryBudget`] keeps its counts, when not in this process's
+/// memory (see [`RetryBudget::with_backend`]).
+///
+/// The client calls [`deposit`](Self::deposit) once per call and
+/// [`try_withdraw`](Self::try_withdraw) only when the decision is "retry",
+/// both on the call's path: neither may block on I/O.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::{Duration, Instant};
+/// use evident_core::decide::{RetryBudget, RetryBudgetBackend};
+///
+/// /// Delegates to a local budget, and counts the retries it let through.
+/// #[derive(Debug)]
+/// struct Counting(RetryBudget, std::sync::atomic::AtomicU64);
+///
+/// impl RetryBudgetBackend for Counting {
+///     fn deposit(&self, now: Instant) { self.0.deposit(now) }
+///     fn try_withdraw(&self, now: Instant) -> bool {
+///         let granted = self.0.try_withdraw(now);
+///         if granted { self.1.fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
+///         granted
+///     }
+///     fn remaining(&self, now: Instant) -> u64 { self.0.remaining(now) }
+/// }
+///
+/// let inner = RetryBudget::new(0.0, 1, Duration::from_secs(1));
+/// let budget = RetryBudget::with_backend(Arc::new(Counting(inner, Default::default())));
+/// let now = Instant::now();
+/// assert!(budget.try_withdraw(now));
+/// assert!(!budget.try_withdraw(now));
+/// ```
+pub trait RetryBudgetBackend: Send + Sync + fmt::Debug {
+    /// Records one logical request.
+    fn deposit(&self, now: Instant);
+    /// Spends one retry if allowed; `false` (nothing spent) otherwise.
+    fn try_withdraw(&self, now: Instant) -> bool;
+    /// Retries still available now, as far as this process knows.
+    fn remaining(&self, now: Instant) -> u64;
+}
+
 /// A retry budget. Share one per client (or per fleet-wide policy).
 #[derive(Debug)]
 pub struct RetryBudget {
+    /// Counts kept elsewhere: when set, every operation goes there and the
+    /// fields below stay unused.
+    backend: Option<Arc<dyn RetryBudgetBackend>>,
     ratio: f64,
     min_per_sec: u32,
     ttl: Duration,
@@ -127,6 +180,7 @@ impl RetryBudget {
     pub fn new(ratio: f64, min_per_sec: u32, ttl: Duration) -> Self {
         let ttl = ttl.max(Duration::from_millis(SLOTS as u64));
         RetryBudget {
+            backend: None,
             ratio: ratio.clamp(0.0, 1.0),
             min_per_sec,
             ttl,
@@ -139,8 +193,20 @@ impl RetryBudget {
         }
     }
 
+    /// A budget whose counts `backend` keeps.
+    pub fn with_backend(backend: Arc<dyn RetryBudgetBackend>) -> Self {
+        RetryBudget {
+            backend: Some(backend),
+            ..RetryBudget::default()
+        }
+    }
+
     /// Records one logical request (call this once per call, not per attempt).
     pub fn deposit(&self, now: Instant) {
+        if let Some(backend) = &self.backend {
+            backend.deposit(now);
+            return;
+        }
         let period = self.period(now);
         let slot = &self.deposits[slot_of(period)];
         let mut raw = slot.load(Ordering::Acquire);
@@ -166,6 +232,9 @@ impl RetryBudget {
     /// Spends one retry if the budget allows it; `false` otherwise (nothing is
     /// spent then).
     pub fn try_withdraw(&self, now: Instant) -> bool {
+        if let Some(backend) = &self.backend {
+            return backend.try_withdraw(now);
+        }
         let period = self.period(now);
         loop {
             // The head first: an archive made before the head moved is then
@@ -209,6 +278,9 @@ impl RetryBudget {
 
     /// Retries still available now (for observation and tests).
     pub fn remaining(&self, now: Instant) -> u64 {
+        if let Some(backend) = &self.backend {
+            return backend.remaining(now);
+        }
         let period = self.period(now);
         let (_, head) = Packed::load(&self.head);
         let window_end = period.max(head.period);

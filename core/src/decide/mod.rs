@@ -45,6 +45,7 @@ use http::StatusCode;
 pub use backoff::{Backoff, RandomSource, XorShiftRandom};
 pub use budget::{
     DEFAULT_BUDGET_MIN_PER_SEC, DEFAULT_BUDGET_RATIO, DEFAULT_BUDGET_TTL, RetryBudget,
+    RetryBudgetBackend,
 };
 #[allow(unused_imports)] // used by the client configuration
 pub(crate) use policy::check_duration;
