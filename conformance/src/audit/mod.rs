@@ -170,20 +170,6 @@ pub struct KnownFalseClaim {
     pub reason: &'static str,
 }
 
-/// Why the reqwest engine claims "not sent" for a request hyper wrote
-/// after the attempt was given up.
-const REQWEST_LATE_WRITE: &str = "reqwest hands the request to hyper's connection task, \
-    which writes it, before any hook of evident-reqwest marks a write: an attempt whose timer \
-    fires in that window is still at stage resolve or connect (category connect_timeout) and \
-    is classified not_sent, but dropping it does not withdraw a request the connection task \
-    already took. The sealed body is meant to stop it, and cannot: on HTTP/1.1 with an empty \
-    body it answers is_end_stream() = false while its size hint stays exactly 0, so hyper \
-    writes `content-length: 0` and never polls the body that would fail (the server executes \
-    the request); on HTTP/2 hyper sends the HEADERS right after asking is_end_stream(), before \
-    the failing body can stop it. To close: a sealed body that also reports an unknown size \
-    (hyper then polls it before flushing an HTTP/1.1 head), and no not_sent claim on HTTP/2 \
-    once the request may have reached hyper's dispatcher";
-
 /// Why the isahc engine claims "not sent" for a request curl wrote.
 const ISAHC_TIMEOUT_WITHOUT_ADDRESS: &str = "evident-isahc takes a failed transfer without a \
     connected address (isahc's Error::remote_addr) and with its body never pulled as proof \
@@ -198,34 +184,16 @@ const ISAHC_TIMEOUT_WITHOUT_ADDRESS: &str = "evident-isahc takes a failed transf
 /// The known false-claim classes of the built-in engines, each with its
 /// reason. The audit reports them and fails on any other.
 pub fn known_false_claims() -> Vec<KnownFalseClaim> {
-    vec![
-        KnownFalseClaim {
-            engine: "isahc",
-            kind: ClaimKind::NotSent,
-            matches: |f| {
-                f.category == Some(evident_core::FailureCategory::ConnectTimeout)
-                    && f.stage == Some(evident_core::AttemptStage::Connect)
-                    && f.body == shape::BodyKind::Empty
-            },
-            reason: ISAHC_TIMEOUT_WITHOUT_ADDRESS,
+    vec![KnownFalseClaim {
+        engine: "isahc",
+        kind: ClaimKind::NotSent,
+        matches: |f| {
+            f.category == Some(evident_core::FailureCategory::ConnectTimeout)
+                && f.stage == Some(evident_core::AttemptStage::Connect)
+                && f.body == shape::BodyKind::Empty
         },
-        KnownFalseClaim {
-            engine: "reqwest",
-            kind: ClaimKind::NotSent,
-            matches: |f| {
-                f.category == Some(evident_core::FailureCategory::ConnectTimeout)
-                    && matches!(
-                        f.stage,
-                        Some(
-                            evident_core::AttemptStage::Resolve
-                                | evident_core::AttemptStage::Connect
-                        )
-                    )
-                    && (f.protocol == shape::Protocol::Http2 || f.body == shape::BodyKind::Empty)
-            },
-            reason: REQWEST_LATE_WRITE,
-        },
-    ]
+        reason: ISAHC_TIMEOUT_WITHOUT_ADDRESS,
+    }]
 }
 
 /// One engine's audit.
