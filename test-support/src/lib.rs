@@ -349,7 +349,7 @@ pub mod frames {
 ///
 /// A request is *executed* when its HEADERS are accepted, before its body
 /// is read, as a server that answers without reading the body does. Calls
-/// are told apart by the [`CALL_ID`] header.
+/// are told apart by the [`CALL_ID`](reload::CALL_ID) header.
 pub mod reload {
     use std::collections::HashMap;
     use std::sync::Mutex;
