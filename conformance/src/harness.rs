@@ -663,14 +663,25 @@ fn head(url: &str, call: &CallSpec, index: usize) -> http::request::Builder {
     builder
 }
 
-/// A one-shot async body: `remaining` bytes of `fill`, in chunks of at most
-/// 64 KiB.
-struct OneShotStream {
+/// A one-shot async body: its bytes, in frames of at most `frame` bytes
+/// (the matrix and the audit both send one).
+pub(crate) struct OneShotStream {
     data: Bytes,
+    frame: usize,
 }
 
-/// Largest chunk a one-shot body yields at once.
+/// Largest frame the matrix's one-shot bodies yield at once.
 const ONE_SHOT_CHUNK: usize = 64 * 1024;
+
+impl OneShotStream {
+    /// `data`, yielded in frames of at most `frame` bytes (at least one).
+    pub(crate) fn new(data: Bytes, frame: usize) -> Self {
+        OneShotStream {
+            data,
+            frame: frame.max(1),
+        }
+    }
+}
 
 impl http_body::Body for OneShotStream {
     type Data = Bytes;
@@ -683,7 +694,7 @@ impl http_body::Body for OneShotStream {
         if self.data.is_empty() {
             return std::task::Poll::Ready(None);
         }
-        let n = self.data.len().min(ONE_SHOT_CHUNK);
+        let n = self.data.len().min(self.frame);
         let chunk = self.data.split_to(n);
         std::task::Poll::Ready(Some(Ok(http_body::Frame::data(chunk))))
     }
@@ -694,10 +705,13 @@ fn async_body(spec: BodySpec) -> client::Body {
         BodySpec::Empty => client::Body::Empty,
         BodySpec::Small => client::Body::Full(small_body()),
         BodySpec::Large => client::Body::Full(Bytes::from(vec![0u8; LARGE_BODY_BYTES])),
-        BodySpec::LargeOneShot => client::Body::stream(OneShotStream {
-            data: Bytes::from(vec![0u8; LARGE_BODY_BYTES]),
-        }),
-        BodySpec::SmallOneShot => client::Body::stream(OneShotStream { data: small_body() }),
+        BodySpec::LargeOneShot => client::Body::stream(OneShotStream::new(
+            Bytes::from(vec![0u8; LARGE_BODY_BYTES]),
+            ONE_SHOT_CHUNK,
+        )),
+        BodySpec::SmallOneShot => {
+            client::Body::stream(OneShotStream::new(small_body(), ONE_SHOT_CHUNK))
+        }
     }
 }
 

@@ -20,7 +20,7 @@ use super::server::{self, LaneServer};
 use super::shape::{BodyKind, CallShape, Connection, Declared, LARGE_BODY, Protocol, Target};
 use super::state::{AuditState, CallPlan};
 use super::tag::{CALL_HEADER, Tagging};
-use crate::harness::{BuiltEngine, Driver, EngineEnv, LAB_HOST};
+use crate::harness::{BuiltEngine, Driver, EngineEnv, LAB_HOST, OneShotStream};
 use crate::lab::{ConnectTimeoutServer, TestPki, refused_addr};
 use crate::scenario::Capability;
 
@@ -83,28 +83,8 @@ fn caller(driver: &Driver, env: &EngineEnv, state: &Arc<AuditState>) -> Caller {
     }
 }
 
-/// A one-shot async body.
-struct OneShot(Bytes);
-
-/// Largest frame the one-shot body yields at once.
+/// Largest frame the audit's one-shot bodies yield at once.
 const ONE_SHOT_FRAME: usize = 16 * 1024;
-
-impl http_body::Body for OneShot {
-    type Data = Bytes;
-    type Error = std::convert::Infallible;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        _cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
-        if self.0.is_empty() {
-            return std::task::Poll::Ready(None);
-        }
-        let n = self.0.len().min(ONE_SHOT_FRAME);
-        let frame = self.0.split_to(n);
-        std::task::Poll::Ready(Some(Ok(http_body::Frame::data(frame))))
-    }
-}
 
 fn payload(kind: BodyKind) -> Bytes {
     match kind {
@@ -154,9 +134,9 @@ impl Caller {
                     BodyKind::InMemory | BodyKind::InMemoryLarge => {
                         client::Body::Full(payload(shape.body))
                     }
-                    BodyKind::Streamed | BodyKind::OneShot => {
-                        client::Body::stream(OneShot(payload(shape.body)))
-                    }
+                    BodyKind::Streamed | BodyKind::OneShot => client::Body::stream(
+                        OneShotStream::new(payload(shape.body), ONE_SHOT_FRAME),
+                    ),
                 };
                 let request = head(&url, shape, call).body(body).expect("a valid request");
                 match client.execute(request, options).await {
