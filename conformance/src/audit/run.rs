@@ -21,7 +21,7 @@ use super::shape::{BodyKind, CallShape, Connection, Declared, LARGE_BODY, Protoc
 use super::state::{AuditState, CallPlan};
 use super::tag::{CALL_HEADER, Tagging};
 use crate::harness::{BuiltEngine, Driver, EngineEnv, LAB_HOST, OneShotStream};
-use crate::lab::{ConnectTimeoutServer, TestPki, refused_addr};
+use crate::lab::{ConnectTimeoutServer, RefusedPort, TestPki, loopback_v4};
 use crate::scenario::Capability;
 
 /// The retry policy's first backoff: short, so that the next attempt
@@ -203,10 +203,13 @@ pub(crate) async fn run(driver: &Driver, config: &AuditConfig) -> std::io::Resul
     let http2 = !driver.lacks_capability(Capability::Http2);
     let state = AuditState::new(lanes);
     let mut servers: Vec<LaneServer> = Vec::new();
+    // Held for the whole run: a released port could be taken by a server
+    // of an audit running beside this one, which would answer it.
+    let refused = RefusedPort::bind(loopback_v4(1))?;
     let mut ports = Ports {
         h1: Vec::new(),
         h2: Vec::new(),
-        refused: refused_addr()?.port(),
+        refused: refused.addr().port(),
         connect_stall: 0,
     };
     for lane in 0..lanes {

@@ -54,6 +54,63 @@ pub fn refused_addr_on(ip: IpAddr) -> io::Result<SocketAddr> {
     listener.local_addr()
 }
 
+/// A loopback port held bound but never listening: a connect to it is
+/// refused, and no other socket, in this process or another, can take the
+/// port while this value lives. Unlike [`refused_addr`], whose port is
+/// released and may be handed to the next listener that binds port 0 (a
+/// concurrent test's server, which would then answer a connect meant to
+/// be refused).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> std::io::Result<()> {
+/// use evident_conformance::lab::{RefusedPort, loopback_v4};
+///
+/// let refused = RefusedPort::bind(loopback_v4(1))?;
+/// let error = tokio::net::TcpStream::connect(refused.addr()).await.unwrap_err();
+/// assert_eq!(error.kind(), std::io::ErrorKind::ConnectionRefused);
+/// // The port stays taken: nothing else can listen on it meanwhile.
+/// assert!(std::net::TcpListener::bind(refused.addr()).is_err());
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct RefusedPort {
+    // Bound, never listening: the kernel answers a SYN with a reset.
+    _socket: socket2::Socket,
+    addr: SocketAddr,
+}
+
+impl RefusedPort {
+    /// Binds an ephemeral port on the loopback IP `ip` and holds it.
+    ///
+    /// # Errors
+    ///
+    /// If `ip` is not loopback or nothing can be bound on it.
+    pub fn bind(ip: IpAddr) -> io::Result<RefusedPort> {
+        let addr = SocketAddr::new(ip, 0);
+        ensure_loopback(addr)?;
+        let socket = socket2::Socket::new(
+            socket2::Domain::for_address(addr),
+            socket2::Type::STREAM,
+            Some(socket2::Protocol::TCP),
+        )?;
+        socket.bind(&addr.into())?;
+        let addr = socket.local_addr()?.as_socket().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::AddrNotAvailable, "no socket address bound")
+        })?;
+        Ok(RefusedPort {
+            _socket: socket,
+            addr,
+        })
+    }
+
+    /// The address whose connects are refused.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+}
+
 /// A port that is currently free on every loopback IP in `ips`, so one
 /// host name resolving to several of them can be served (or refused) on the
 /// same port — e.g. 127.0.0.2:P refuses while 127.0.0.3:P presents the

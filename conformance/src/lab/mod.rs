@@ -58,7 +58,7 @@ mod server;
 mod tcp;
 mod tls;
 
-pub use addr::{loopback_v4, refused_addr, refused_addr_on, shared_free_port};
+pub use addr::{RefusedPort, loopback_v4, refused_addr, refused_addr_on, shared_free_port};
 pub use http1::{Http1Behaviour, Http1Server};
 pub use http2::{Http2Behaviour, Http2Server};
 pub use ledger::{
