@@ -367,6 +367,25 @@ pub(crate) struct FrozenBook {
     pub(crate) unattributed: usize,
 }
 
+/// Appends `data` to a connection's `log`, stamped with the attempt in
+/// flight on its `lane`: what both servers do with every byte they read.
+pub(crate) fn record_received(
+    log: &std::sync::Mutex<ConnLog>,
+    state: &super::state::AuditState,
+    lane: usize,
+    data: &[u8],
+) {
+    let in_flight = state.lanes[lane].current();
+    log.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .received(data, in_flight);
+}
+
+/// Appends an event to a connection's `log`.
+pub(crate) fn record_event(log: &std::sync::Mutex<ConnLog>, text: String) {
+    log.lock().unwrap_or_else(|e| e.into_inner()).event(text);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

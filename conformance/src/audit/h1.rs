@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use super::book::{AttemptTag, ConnLog, Segment};
+use super::book::{AttemptTag, ConnLog, Segment, record_event, record_received};
 use super::server::{drain_now, read_to_end, until_released};
 use super::shape::{Action, BodyKind, Edge, Fault, LARGE_BODY, Protocol};
 use super::state::AuditState;
@@ -233,18 +233,11 @@ enum Idle {
 
 impl Conn {
     fn event(&self, text: String) {
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .event(text);
+        record_event(&self.log, text);
     }
 
     fn record(&self, data: &[u8]) {
-        let in_flight = self.state.lanes[self.lane].current();
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .received(data, in_flight);
+        record_received(&self.log, &self.state, self.lane, data);
     }
 
     fn len(&self) -> usize {
@@ -305,14 +298,7 @@ impl Conn {
             Action::Stall => {
                 if !closed {
                     until_released(&self.state, self.lane, tag).await;
-                    let (log, state, lane) = (self.log.clone(), self.state.clone(), self.lane);
-                    read_to_end(&self.stream, &self.state, |d| {
-                        let in_flight = state.lanes[lane].current();
-                        log.lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .received(d, in_flight);
-                    })
-                    .await;
+                    read_to_end(&self.stream, &self.state, |d| self.record(d)).await;
                     self.event("stall over: the client closed or the run ended".to_owned());
                 }
             }
@@ -498,14 +484,7 @@ impl Conn {
                     let _ = self.stream.shutdown().await;
                     // Read until the client closes too, so every byte it
                     // sends on this connection is still seen.
-                    let (log, state, lane) = (self.log.clone(), self.state.clone(), self.lane);
-                    read_to_end(&self.stream, &self.state, |d| {
-                        let in_flight = state.lanes[lane].current();
-                        log.lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .received(d, in_flight);
-                    })
-                    .await;
+                    read_to_end(&self.stream, &self.state, |d| self.record(d)).await;
                     return Next::Done;
                 }
                 Next::Again(end)

@@ -24,7 +24,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::sync::{Notify, mpsc};
 
-use super::book::{AttemptTag, ConnLog};
+use super::book::{AttemptTag, ConnLog, record_event, record_received};
 use super::server::{DrainEnd, drain_now, read_to_end, until_released};
 use super::shape::{Action, Edge, Fault, H2Fault, Protocol};
 use super::state::AuditState;
@@ -142,18 +142,11 @@ struct Shared {
 
 impl Shared {
     fn event(&self, text: String) {
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .event(text);
+        record_event(&self.log, text);
     }
 
     fn record(&self, data: &[u8]) {
-        let in_flight = self.state.lanes[self.lane].current();
-        self.log
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .received(data, in_flight);
+        record_received(&self.log, &self.state, self.lane, data);
     }
 
     fn wrote(&self, data: &[u8]) {

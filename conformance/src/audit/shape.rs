@@ -54,16 +54,8 @@ pub enum BodyKind {
 /// server that stops reading blocks the client's writes mid-body.
 pub const LARGE_BODY: usize = 256 * 1024;
 
-/// What the caller declares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Declared {
-    /// Nothing: a retry is safe only on proof of non-execution.
-    Nothing,
-    /// Declared idempotent.
-    Idempotent,
-    /// A generated idempotency key.
-    Key,
-}
+/// What the caller declares: the matrix's own declarations.
+pub use crate::scenario::Declared;
 
 /// Where the call goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
