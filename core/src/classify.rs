@@ -176,9 +176,10 @@ pub fn classify(signal: EngineSignal, progress: &ProgressSnapshot) -> TransportF
     let category = category(signal, stage);
 
     // 4. The attempt never got past connection set-up; when the core gave
-    //    up on it (its timeout), only if sealing it stops its request.
+    //    up on it while the engine still ran it (its timeout), only if
+    //    sealing it stops its request.
     if progress.still_before_write()
-        && (signal != EngineSignal::TimedOut || progress.seal_holds())
+        && (!progress.abandoned() || progress.seal_holds())
         && let Some(pre) = stage.pre_write()
     {
         return TransportFailure::not_sent(NotSentProof::failed_before_write(pre), stage, category);

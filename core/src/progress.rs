@@ -48,6 +48,10 @@ const SEALED: u16 = 1 << 7;
 /// The engine cannot stop a connection that takes the request after the
 /// seal from writing its head (see [`Progress::seal_may_not_hold`]).
 const SEAL_MAY_NOT_HOLD: u16 = 1 << 8;
+/// The core sealed the attempt while the engine was still running it (its
+/// timer fired, or the call was dropped), rather than after the engine
+/// returned a failure.
+const ABANDONED: u16 = 1 << 9;
 /// Flags that show a request byte may have been handed to the connection.
 const ANY_WRITE: u16 = WRITE_STARTED | HEAD_WRITTEN | BODY_WRITTEN | HEAD_RECEIVED;
 
@@ -139,9 +143,11 @@ impl Progress {
     /// connection of the engine can take the request from a queue the
     /// adapter cannot see and write its head after the core gave up, with
     /// nothing left to refuse ([`Self::start_write`] is asked too late, or
-    /// not before the head leaves). The core then never reads "not sent"
-    /// from the stage alone when it gave up on the attempt itself (its
-    /// timeout): only a signal the engine raised proves it.
+    /// not before the head leaves), or the engine writes on a thread of its
+    /// own that no hook reports. The core then never reads "not sent" from
+    /// the stage alone when it [abandoned](Self::abandon) the attempt (its
+    /// timeout fired while the engine ran): only a failure the engine
+    /// itself returned proves it.
     ///
     /// ```
     /// use evident_core::{AttemptStage, EngineSignal, ExecutionEvidence, Progress, classify};
@@ -149,7 +155,7 @@ impl Progress {
     /// let progress = Progress::new();
     /// progress.enter(AttemptStage::Connect);
     /// progress.seal_may_not_hold();
-    /// let at_seal = progress.seal();
+    /// let at_seal = progress.abandon();
     /// // The core's timeout fired at `connect`: the request may still leave.
     /// let timed_out = classify(EngineSignal::TimedOut, &at_seal);
     /// assert_eq!(timed_out.evidence(), ExecutionEvidence::SentNoResponse);
@@ -166,6 +172,38 @@ impl Progress {
     /// it, [`Self::start_write`] refuses.
     pub fn seal(&self) -> ProgressSnapshot {
         let flags = self.cell.flags.fetch_or(SEALED, Ordering::AcqRel) | SEALED;
+        self.snapshot_with(flags)
+    }
+
+    /// Seals the record because the core gives up on an attempt the engine
+    /// is still running: its attempt timer fired, or the call was dropped.
+    /// Returns the snapshot taken at that moment, marked
+    /// [`abandoned`](ProgressSnapshot::abandoned).
+    ///
+    /// This is what the async client does when its timer fires; an engine's
+    /// own tests call it to check what a record says when the core gives up
+    /// at a chosen moment (while the engine's connection may still be
+    /// writing).
+    ///
+    /// ```
+    /// use evident_core::{AttemptStage, EngineSignal, ExecutionEvidence, Progress, classify};
+    ///
+    /// let progress = Progress::new();
+    /// progress.enter(AttemptStage::Connect);
+    /// // The engine's transfer runs on a thread no seal can stop.
+    /// progress.seal_may_not_hold();
+    /// let at_seal = progress.abandon();
+    /// assert!(at_seal.abandoned());
+    /// let timed_out = classify(EngineSignal::TimedOut, &at_seal);
+    /// assert_eq!(timed_out.evidence(), ExecutionEvidence::SentNoResponse);
+    /// ```
+    pub fn abandon(&self) -> ProgressSnapshot {
+        let flags = self
+            .cell
+            .flags
+            .fetch_or(SEALED | ABANDONED, Ordering::AcqRel)
+            | SEALED
+            | ABANDONED;
         self.snapshot_with(flags)
     }
 
@@ -265,10 +303,16 @@ impl SealOnDrop {
         SealOnDrop(Some(progress.clone()))
     }
 
-    /// The core gave up on the attempt (it failed or timed out): seals it
-    /// and returns the snapshot to classify from.
+    /// The engine returned a failure: seals the attempt and returns the
+    /// snapshot to classify from.
     pub(crate) fn seal(mut self) -> ProgressSnapshot {
         self.0.take().map(|p| p.seal()).unwrap_or_default()
+    }
+
+    /// The core gave up while the engine still ran the attempt (its timer
+    /// fired): abandons it and returns the snapshot to classify from.
+    pub(crate) fn abandon(mut self) -> ProgressSnapshot {
+        self.0.take().map(|p| p.abandon()).unwrap_or_default()
     }
 
     /// The attempt was answered and may still be in use (a streamed body):
@@ -281,7 +325,7 @@ impl SealOnDrop {
 impl Drop for SealOnDrop {
     fn drop(&mut self) {
         if let Some(progress) = self.0.take() {
-            progress.seal();
+            progress.abandon();
         }
     }
 }
@@ -372,6 +416,13 @@ impl ProgressSnapshot {
     /// Whether the core had sealed the attempt when this copy was taken.
     pub const fn sealed(&self) -> bool {
         self.flags & SEALED != 0
+    }
+
+    /// Whether the core gave up on the attempt while the engine was still
+    /// running it ([`Progress::abandon`]): the failure is the core's own
+    /// timeout, not one the engine returned.
+    pub const fn abandoned(&self) -> bool {
+        self.flags & ABANDONED != 0
     }
 
     /// Whether sealing the attempt stops its request from being written

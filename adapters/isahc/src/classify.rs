@@ -17,7 +17,7 @@
 //! | 55 `SEND_ERROR`, 56 `RECV_ERROR` | the connection broke | `ConnectionReset` |
 //! | 65 `SEND_FAIL_REWIND` | curl wanted to re-send and could not rewind | `ConnectionClosed` |
 //! | 1 `UNSUPPORTED_PROTOCOL`, 8 `WEIRD_SERVER_REPLY`, 16 `HTTP2`, 92 `HTTP2_STREAM` | the peer broke HTTP | `Protocol` |
-//! | 23 `WRITE_ERROR` | isahc rejected a response line | `Protocol` |
+//! | 23 `WRITE_ERROR` | a TLS write of the request failed (curl's rustls backend), or isahc refused a response line | while curl still pulls the request body: `ConnectionReset`; otherwise `Protocol` (see [`classify_transfer`]) |
 //! | 26 `READ_ERROR` | the request body failed | `RequestBody` |
 //!
 //! A request body failure is recognised first, by the
@@ -57,6 +57,40 @@ pub fn classify(error: &(dyn StdError + 'static)) -> EngineSignal {
         return errors::io_signal(io.kind(), false);
     }
     EngineSignal::Other
+}
+
+/// The signal for the error of a whole transfer, knowing whether curl was
+/// still pulling the request body when it failed.
+///
+/// curl reports `WRITE_ERROR` (23) for two different failures: its rustls
+/// backend returns it when handing request bytes to TLS fails
+/// (`rustls_connection_write`), a broken connection while sending; and
+/// isahc's header callback returns it when it refuses a response line, a
+/// broken answer. The error carries no text to tell them apart. A transfer
+/// whose body curl had started but not finished pulling was still sending,
+/// and no response line refused by isahc can end it: that is a transport
+/// failure while sending (`ConnectionReset`), never a protocol failure
+/// that blames the server's answer. Otherwise the answer is the likelier
+/// cause, and it stays `Protocol`. Either way the evidence comes from the
+/// progress, not from this signal.
+///
+/// ```
+/// use evident_core::EngineSignal;
+/// use evident_isahc::classify::classify_transfer;
+///
+/// let write_error = curl::Error::new(23);
+/// assert_eq!(classify_transfer(&write_error, true), EngineSignal::ConnectionReset);
+/// assert_eq!(classify_transfer(&write_error, false), EngineSignal::Protocol);
+/// ```
+pub fn classify_transfer(error: &(dyn StdError + 'static), sending_body: bool) -> EngineSignal {
+    let signal = classify(error);
+    let write_error =
+        errors::find::<curl::Error>(error, no_unwrap).is_some_and(curl::Error::is_write_error);
+    if write_error && sending_body && signal == EngineSignal::Protocol {
+        EngineSignal::ConnectionReset
+    } else {
+        signal
+    }
 }
 
 /// The signal for a curl error code.
@@ -159,6 +193,20 @@ mod tests {
         for (code, signal) in cases {
             assert_eq!(curl_signal(&curl(code)), signal, "curl code {code}");
         }
+    }
+
+    #[test]
+    fn a_write_error_while_the_body_is_sent_is_a_broken_connection() {
+        // Behind an `io::Error`, as isahc's response body reports it.
+        let wrapped = io::Error::other(curl(23));
+        assert_eq!(
+            classify_transfer(&wrapped, true),
+            EngineSignal::ConnectionReset
+        );
+        assert_eq!(classify_transfer(&wrapped, false), EngineSignal::Protocol);
+        // Other codes keep their meaning whatever the upload's state.
+        assert_eq!(classify_transfer(&curl(8), true), EngineSignal::Protocol);
+        assert_eq!(classify_transfer(&curl(28), true), EngineSignal::TimedOut);
     }
 
     #[test]

@@ -18,7 +18,7 @@ use isahc::net::Dialer;
 
 use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
-use crate::classify::{classify, is_connect_failure};
+use crate::classify::{classify_transfer, is_connect_failure};
 use crate::resolve::resolve;
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
@@ -191,6 +191,12 @@ impl Engine for IsahcEngine {
         progress.enter(AttemptStage::Connect);
         // Exact: the client never reuses a connection (FORBID_REUSE).
         progress.connection_reused(false);
+        // curl's agent thread connects and writes with no hook of ours in
+        // between, and nothing can stop it once the core gives up: the
+        // stage alone never proves an abandoned attempt unsent (the core's
+        // timer can fire while curl writes a bodyless request). A failure
+        // curl itself returned still proves it (see `nothing_written`).
+        progress.seal_may_not_hold();
         let body = RequestBody::new(body);
         let upload = Arc::new(UploadState::default());
         // What curl may have written, once it is no longer provably nothing:
@@ -233,7 +239,8 @@ impl Engine for IsahcEngine {
                     return Err(EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline));
                 }
             };
-            let signal = classify(&error);
+            let sending_body = upload.touched() && !upload.finished();
+            let signal = classify_transfer(&error, sending_body);
             // curl reports the connected address only once TCP and TLS are
             // up, and the easy handle is fresh: without one, and with the
             // body untouched, curl wrote nothing of this request.

@@ -377,3 +377,51 @@ async fn a_body_curl_never_pulled_leaves_the_head_unwritten() {
         .unwrap();
     assert_eq!(received, 0, "curl wrote part of a head it refused to build");
 }
+
+/// The core's timer can fire while curl's agent thread is writing a
+/// bodyless request: no hook of the adapter sees that write and nothing
+/// stops it, so the record the core seals at that moment must not say
+/// "not sent". The test gives up exactly when the server holds the whole
+/// request, as the core does when its timer fires (`Progress::abandon`).
+/// (Found by the evidence audit: a 3.2 ms attempt timeout, once in
+/// 100,000 attempts.)
+#[tokio::test]
+async fn an_attempt_the_core_abandons_while_curl_writes_is_never_not_sent() {
+    let (listener, addr) = listen().await;
+    let (received_tx, received) = tokio::sync::oneshot::channel();
+    let received_tx = std::sync::Mutex::new(Some(received_tx));
+    serve(listener, 1, move |_, mut conn| {
+        let received_tx = received_tx.lock().unwrap().take();
+        async move {
+            conn.next_request().await.unwrap();
+            if let Some(tx) = received_tx {
+                let _ = tx.send(());
+            }
+            // Hold the connection open, answering nothing.
+            let _ = conn.next_request().await;
+        }
+    });
+    let attempt = attempt_within(Duration::from_secs(30));
+    let progress = attempt.progress().clone();
+    let send = tokio::spawn({
+        let url = format!("http://{addr}/");
+        async move {
+            let engine = engine();
+            engine.send(get(&url), &attempt).await
+        }
+    });
+    tokio::time::timeout(Duration::from_secs(10), received)
+        .await
+        .expect("curl sends the request")
+        .unwrap();
+    // The core gives up now, with the whole request at the server.
+    let at_seal = progress.abandon();
+    send.abort();
+    let judged = evident_core::classify(EngineSignal::TimedOut, &at_seal);
+    assert_ne!(
+        judged.evidence(),
+        ExecutionEvidence::NotSent,
+        "the server holds the request: {judged:?}"
+    );
+    assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}

@@ -170,30 +170,14 @@ pub struct KnownFalseClaim {
     pub reason: &'static str,
 }
 
-/// Why the isahc engine claims "not sent" for a request curl wrote.
-const ISAHC_TIMEOUT_WITHOUT_ADDRESS: &str = "evident-isahc takes a failed transfer without a \
-    connected address (isahc's Error::remote_addr) and with its body never pulled as proof \
-    that curl wrote nothing. A transfer that failed with curl's timeout (its budget set just \
-    inside a tight attempt timeout) came back without an address although curl had \
-    connected and written the whole bodyless request, which the server executed and \
-    answered: for a request without a body there is no body pull to contradict it. Seen \
-    once in 100 000 attempts (seed 20261201, call 37565 attempt 2, a 3.2 ms attempt \
-    timeout). To close: do not take a missing address as proof after curl's timeout \
-    (code 28); keep it for failures curl raises before connecting (refused, name, TLS)";
-
 /// The known false-claim classes of the built-in engines, each with its
 /// reason. The audit reports them and fails on any other.
 pub fn known_false_claims() -> Vec<KnownFalseClaim> {
-    vec![KnownFalseClaim {
-        engine: "isahc",
-        kind: ClaimKind::NotSent,
-        matches: |f| {
-            f.category == Some(evident_core::FailureCategory::ConnectTimeout)
-                && f.stage == Some(evident_core::AttemptStage::Connect)
-                && f.body == shape::BodyKind::Empty
-        },
-        reason: ISAHC_TIMEOUT_WITHOUT_ADDRESS,
-    }]
+    // None today. The last one (isahc claimed `not_sent` when the core's
+    // timer fired while curl wrote a bodyless request) is closed by
+    // `Progress::seal_may_not_hold`; its test is the isahc adapter's
+    // `an_attempt_the_core_abandons_while_curl_writes_is_never_not_sent`.
+    Vec::new()
 }
 
 /// One engine's audit.

@@ -705,3 +705,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn only_an_abandoned_attempt_loses_its_stage_proof_when_the_seal_may_not_hold() {
+    // An engine whose transfer runs on a thread no seal stops (isahc's
+    // curl agent): the core's timer fires while the stage still shows
+    // `connect`, but the transfer may already be writing.
+    let abandoned = Progress::new();
+    abandoned.enter(AttemptStage::Connect);
+    abandoned.seal_may_not_hold();
+    let f = classify(EngineSignal::TimedOut, &abandoned.abandon());
+    assert_eq!(f.evidence(), SentNoResponse);
+    assert_eq!(f.stage(), AttemptStage::Connect);
+    // The same engine returned the timeout itself, its transfer over and
+    // never connected: the stage still proves it.
+    let returned = Progress::new();
+    returned.enter(AttemptStage::Connect);
+    returned.seal_may_not_hold();
+    let f = classify(EngineSignal::TimedOut, &returned.seal());
+    assert_eq!(f.evidence(), NotSent);
+    // A seal that holds keeps the proof either way.
+    let holds = Progress::new();
+    holds.enter(AttemptStage::Connect);
+    let f = classify(EngineSignal::TimedOut, &holds.abandon());
+    assert_eq!(f.evidence(), NotSent);
+}

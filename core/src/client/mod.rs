@@ -506,18 +506,22 @@ impl<E: Engine> Client<E> {
                 let attempt_span = attempt_span(plan.resend_count);
                 // Seals the attempt if this future is dropped mid-attempt.
                 let seal = SealOnDrop::new(&progress);
-                let result = match tokio::time::timeout(plan.timeout, attempt)
+                let (result, abandoned) = match tokio::time::timeout(plan.timeout, attempt)
                     .instrument(attempt_span.clone())
                     .await
                 {
-                    Ok(result) => result,
-                    Err(_elapsed) => Err(EngineFailure::signal_only(EngineSignal::TimedOut)),
+                    Ok(result) => (result, false),
+                    Err(_elapsed) => (
+                        Err(EngineFailure::signal_only(EngineSignal::TimedOut)),
+                        true,
+                    ),
                 };
                 drop(context);
                 // Given up on (failed, timed out): sealed, so its connection
                 // writes nothing more and a write already started shows.
                 let snapshot = match &result {
                     Ok(_) => seal.answered(),
+                    Err(_) if abandoned => seal.abandon(),
                     Err(_) => seal.seal(),
                 };
                 now = self.h.clock.now();
