@@ -142,6 +142,12 @@ pub fn reqwest() -> Driver {
     .known_gap(unseen("h2_goaway_above_stream_tls"))
     .known_gap(unseen("h2_goaway_with_error_above_stream"))
     .known_gap(unseen("h2_graceful_shutdown_excluding_stream"))
+    .standing_gap(crate::harness::StandingGap::bodyless_head_unproven(
+        "reqwest seals the connection's I/O, so only the body shows what hyper took: its \
+         first frame pull comes after hyper queued the head. A bodyless request has no frame \
+         to pull; hyper asks `is_end_stream` before it encodes the head or opens the stream, \
+         which can still fail. Closed by reqwest letting a connector layer count the I/O",
+    ))
 }
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
@@ -173,6 +179,12 @@ pub fn isahc() -> Driver {
          refuses a larger one after connecting, before sending it, with an error isahc reports \
          without a kind (other); the others time out writing it. Stage, evidence, decision and \
          executions are the same",
+    ))
+    .standing_gap(crate::harness::StandingGap::bodyless_head_unproven(
+        "curl writes on its own thread through no hook of the adapter; only its pulls of \
+         the request body show that it built the head. A connected address shows TCP and \
+         TLS were up, not that the head left. Closed by isahc exposing curl's debug or \
+         socket callbacks per transfer",
     ))
 }
 

@@ -31,7 +31,7 @@ use evident_core::observe::{AttemptRecord, CallInfo, Observer};
 use evident_core::resilience::{
     BulkheadConfig, CircuitBreakerConfig, PipelineConfig, RateLimiterConfig,
 };
-use evident_core::{FailureCategory, RetryPolicy};
+use evident_core::{AttemptStage, FailureCategory, RetryPolicy};
 use tokio::task::JoinHandle;
 
 use crate::lab::{
@@ -81,7 +81,102 @@ pub struct Driver {
     name: &'static str,
     gaps: Vec<(Capability, &'static str)>,
     known_gaps: Vec<KnownGap>,
+    standing_gaps: Vec<StandingGap>,
     build: Build,
+}
+
+/// A difference an engine shows in every scenario where a rule says it
+/// applies, declared once in its driver with why and what would close it
+/// (a [`KnownGap`] names one scenario). The expectation it applies is
+/// derived from the scenario's own by that rule, never copied from what
+/// the engine printed; every field the rule does not name is checked, and
+/// compared across engines, as strictly as without it.
+#[derive(Debug, Clone)]
+pub struct StandingGap {
+    kind: StandingKind,
+    reason: &'static str,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum StandingKind {
+    BodylessHeadUnproven,
+}
+
+/// What a [`StandingGap::bodyless_head_unproven`] says the engine cannot do.
+const BODYLESS_HEAD_UNPROVEN: &str = "a bodyless request that failed after it was handed \
+    to the connection is at `write_head`, not `await_head`: nothing proves its head left \
+    before an answer, so the head is not claimed written (nor an idempotency key in it \
+    sent). The evidence is the same";
+
+impl StandingGap {
+    /// For a call without a body, an attempt the rules expect to fail at
+    /// `await_head` reports `write_head`: the engine has no hook that
+    /// shows, late, that the head was written (the contract's rule for
+    /// strengthening facts), so it reports the write as started only.
+    /// The evidence is the same. A keyed call would not count its key as
+    /// sent, so its decision would differ: such a cell fails rather than
+    /// pass under this gap.
+    pub fn bodyless_head_unproven(reason: &'static str) -> StandingGap {
+        StandingGap {
+            kind: StandingKind::BodylessHeadUnproven,
+            reason,
+        }
+    }
+
+    /// The positions (call, attempt) whose expectation the rule changes.
+    fn positions(&self, scenario: &Scenario) -> Vec<(usize, usize)> {
+        match self.kind {
+            StandingKind::BodylessHeadUnproven => scenario
+                .calls
+                .iter()
+                .zip(&scenario.expected)
+                .enumerate()
+                .filter(|(_, (call, _))| {
+                    call.body == BodySpec::Empty && call.declared != Declared::Key
+                })
+                .flat_map(|(c, (_, expects))| {
+                    expects.iter().enumerate().filter_map(move |(a, e)| {
+                        matches!(e.failure, Some((AttemptStage::AwaitHead, _, _))).then_some((c, a))
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    /// `scenario` with the rule applied; `None` when it changes nothing.
+    fn applied_to(&self, scenario: &Scenario) -> Option<Scenario> {
+        let positions = self.positions(scenario);
+        if positions.is_empty() {
+            return None;
+        }
+        let mut scenario = scenario.clone();
+        for (c, a) in positions {
+            if let Some((stage, _, _)) = &mut scenario.expected[c][a].failure {
+                *stage = AttemptStage::WriteHead;
+            }
+        }
+        Some(scenario)
+    }
+
+    /// `records` with the rule's difference undone at the positions it
+    /// changed in `scenario`, for the cross-engine comparison.
+    fn undone(&self, scenario: &Scenario, records: &mut [Vec<AttemptRecord>]) {
+        for (c, a) in self.positions(scenario) {
+            if let Some(record) = records.get_mut(c).and_then(|call| call.get_mut(a))
+                && record.stage == Some(AttemptStage::WriteHead)
+            {
+                record.stage = Some(AttemptStage::AwaitHead);
+            }
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self.kind {
+            StandingKind::BodylessHeadUnproven => {
+                format!("named gap: {BODYLESS_HEAD_UNPROVEN}: {}", self.reason)
+            }
+        }
+    }
 }
 
 /// A scenario an engine runs but cannot match exactly, declared in its
@@ -272,6 +367,7 @@ impl Driver {
             name,
             gaps: Vec::new(),
             known_gaps: Vec::new(),
+            standing_gaps: Vec::new(),
             build: Build::Async(Arc::new(move |env| build(env) as Arc<dyn Engine>)),
         }
     }
@@ -285,6 +381,7 @@ impl Driver {
             name,
             gaps: Vec::new(),
             known_gaps: Vec::new(),
+            standing_gaps: Vec::new(),
             build: Build::Blocking(Arc::new(move |env| build(env) as Arc<dyn BlockingEngine>)),
         }
     }
@@ -300,6 +397,13 @@ impl Driver {
     /// [`KnownGap`]).
     pub fn known_gap(mut self, gap: KnownGap) -> Driver {
         self.known_gaps.push(gap);
+        self
+    }
+
+    /// Declares a difference the engine shows wherever a rule says it
+    /// applies (see [`StandingGap`]).
+    pub fn standing_gap(mut self, gap: StandingGap) -> Driver {
+        self.standing_gaps.push(gap);
         self
     }
 
@@ -860,25 +964,50 @@ async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
         .iter()
         .find(|g| g.scenario == scenario.name);
     let mut without_gap = None;
-    let status = match gap {
-        None => status,
-        Some(gap) => match status {
-            CellStatus::Pass => CellStatus::Fail(format!(
+    let status = match status {
+        CellStatus::Pass => match gap {
+            Some(gap) => CellStatus::Fail(format!(
                 "the declared gap is no longer seen, remove it: {}",
                 gap.describe()
             )),
-            CellStatus::Fail(diff) => {
-                let applied = gap.applied_to(scenario);
+            None => CellStatus::Pass,
+        },
+        CellStatus::Fail(diff) => {
+            // The scenario's gap first, then the standing rules on top of
+            // it (each derived from the expectation it is applied to).
+            let base = gap.map_or_else(|| scenario.clone(), |gap| gap.applied_to(scenario));
+            let mut describes: Vec<String> = gap.iter().map(|g| g.describe()).collect();
+            let mut applied = base.clone();
+            let mut standing = Vec::new();
+            for rule in &driver.standing_gaps {
+                if let Some(next) = rule.applied_to(&applied) {
+                    describes.push(rule.describe());
+                    standing.push(rule);
+                    applied = next;
+                }
+            }
+            if gap.is_none() && standing.is_empty() {
+                CellStatus::Fail(diff)
+            } else {
                 match compare(&applied, &all, &durations, &target, executions, key) {
                     CellStatus::Pass => {
-                        without_gap = gap.undone(&all);
-                        CellStatus::Gap(gap.describe())
+                        let undone = match gap {
+                            Some(gap) => gap.undone(&all),
+                            None => Some(all.clone()),
+                        };
+                        without_gap = undone.map(|mut records| {
+                            for rule in &standing {
+                                rule.undone(&base, &mut records);
+                            }
+                            records
+                        });
+                        CellStatus::Gap(describes.join("; "))
                     }
                     _ => CellStatus::Fail(diff),
                 }
             }
-            other => other,
-        },
+        }
+        other => other,
     };
     drop(target.servers);
     match (status, without_gap) {

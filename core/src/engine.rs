@@ -31,12 +31,44 @@
 //! | `AwaitHead` | [`Progress::body_written`], once the whole body was accepted | a failure is "sent, no response" |
 //! | `ReadBody` | [`Progress::head_received`], when the response head arrived | the server answered |
 //!
-//! Stages only move forward; an earlier stage reported late is ignored.
-//! Facts (head written, body written, head received) may be reported
-//! **late, never early**: late only makes the answer more cautious. A
+//! Stages only move forward; an earlier stage reported late is ignored. A
 //! TLS handshake must be complete before `WriteHead`, and early data (TLS
 //! 0-RTT) must be off (`tls::client_config` with feature `rustls` does
 //! both), or request bytes could leave during a "pre-write" stage.
+//!
+//! # Early and late facts: one rule
+//!
+//! Every fact an adapter reports either **weakens** the record (it takes a
+//! claim away: "not sent" is over) or **strengthens** it (it makes a claim
+//! possible: "the key was sent", "the server answered", "nothing was
+//! written"). The rule: **a fact that only weakens may come early, and
+//! must not come late; a fact that strengthens must come late, never
+//! early** — only once the thing it states has happened and been seen by
+//! a hook, never when the engine is about to do it (the step can still
+//! fail). When no hook sees it, the fact is not reported, and the record
+//! says less.
+//!
+//! | fact | direction | when |
+//! | --- | --- | --- |
+//! | [`Progress::enter`] a write stage (`WriteHead` and on) | weakens: from here a failure may be ambiguous | early: before the first byte can leave |
+//! | [`Progress::start_write`] | weakens: "nothing written" is over | early: before every hand-over of bytes |
+//! | [`Progress::wrote`] | weakens: bytes left | after the connection accepted them (not later than the next snapshot can matter: `start_write` covers the gap) |
+//! | [`Progress::seal_may_not_hold`] | weakens: an abandoned attempt keeps no stage proof | early: before the request can leave |
+//! | [`Progress::enter`] a set-up stage (`Resolve`, `Connect`, `Tls`) | neither: it only says where a failure happened | before the step that can fail in it |
+//! | [`Progress::connection_reused`] | neither: an observation | when the connection is chosen |
+//! | [`Progress::counts_writes_exactly`] | strengthens: a zero count proves "not sent" | at the start, and only if every byte passes a counting hook |
+//! | [`Progress::head_written`] | strengthens: an `Idempotency-Key` in the head counts as sent | late: once the connection took the whole head |
+//! | [`Progress::body_written`] | strengthens: implies the head written | late: once the connection took the whole body |
+//! | [`Progress::head_received`] | strengthens: the server answered | late: when the head arrived |
+//! | [`Progress::stream_id`] | strengthens: feeds the GOAWAY last-stream-id proof | once the stream that carries this request is open, and only its id |
+//!
+//! "Taken by the connection" means handed to the engine's own writer (a
+//! write buffer it will flush, h2's send queue, the socket), after any step
+//! of the engine that can still refuse it: asking a body whether it has
+//! ended, right before encoding a head, is not it. Every built-in engine
+//! keeps this rule; where one cannot see a strengthening fact (reqwest and
+//! isahc for a request without a body), it does not report it, and the
+//! conformance matrix names the gap.
 //!
 //! # "A write has started" and exact counting
 //!

@@ -103,11 +103,6 @@ impl RequestBody {
         }
     }
 
-    /// Whether curl sends no body at all.
-    pub(crate) fn is_empty(&self) -> bool {
-        matches!(self, RequestBody::Empty)
-    }
-
     /// The body for one transfer: never rewindable.
     pub(crate) fn for_transfer(
         &self,

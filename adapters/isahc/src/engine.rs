@@ -199,15 +199,16 @@ impl Engine for IsahcEngine {
         progress.seal_may_not_hold();
         let body = RequestBody::new(body);
         let upload = Arc::new(UploadState::default());
-        // What curl may have written, once it is no longer provably nothing:
-        // the furthest progress no hook contradicts. The whole request when
-        // curl had no body to pull or pulled all of it; the head when it
-        // pulled part of the body (it builds the head first). A body curl
-        // never pulled means the head was not finished: then only "a write
-        // may have started", never a written head — which would count an
-        // `Idempotency-Key` in it as sent.
+        // What curl is proven to have taken, once the attempt is no longer
+        // provably unsent. A fact that strengthens the record (a written
+        // head counts an `Idempotency-Key` as sent) is reported only when
+        // a hook saw it: the whole request when curl pulled all of the
+        // body, the head when it pulled part of it (curl builds the head
+        // first). Without a pull (a bodyless request, or a body curl never
+        // reached) only "a write may have started": nothing shows that
+        // curl got as far as writing the head.
         let settle = || {
-            if body.is_empty() || upload.finished() {
+            if upload.finished() {
                 progress.body_written();
             } else if upload.touched() {
                 progress.head_written();

@@ -46,9 +46,10 @@
 //! | `Tls` | never entered: curl shows no moment between TCP and TLS. Handshake and certificate failures take the `Tls` stage from their signal; a timeout during the handshake is reported at `Connect` | pre-write either way |
 //! | `connection_reused` | always `false`: the client never reuses a connection | exact |
 //! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
-//! | `head_written` (`WriteBody`) | curl's first pull of request body bytes (it builds the head first) | possibly early, never late |
-//! | `body_written` (`AwaitHead`) | curl pulled the last body byte; for a bodyless request, whenever curl may have written | possibly early, never late |
-//! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled the body: the head was not finished, so it is not claimed written | exact as far as it goes |
+//! | `head_written` (`WriteBody`) | curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | late (taken by curl's writer, possibly not yet on the wire) |
+//! | `body_written` (`AwaitHead`) | curl pulled the last body byte | late, as above |
+//! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled a body: a bodyless request, or a head curl never finished. Nothing shows the head was taken, so it is not claimed written (a strengthening fact comes late or not at all): a named gap for bodyless requests | exact as far as it goes |
+//! | seal may not hold | declared before the first transfer: curl's thread writes with no hook to refuse it, so an attempt the core abandons keeps no stage proof | exact |
 //! | `head_received` | the first response body byte, or a transfer that ended with a head proven complete (see below) | exact, possibly late |
 //! | `read(n)` | response body bytes delivered | exact |
 //!

@@ -77,8 +77,13 @@ async fn a_refused_connection_fails_at_connect_and_proves_nothing_sent() {
     assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
 }
 
+/// A bodyless request gives curl nothing to pull, so no hook shows that
+/// it wrote the head: the record says a write started (`write_head`),
+/// never that the head was written, although the server executed it. A
+/// written head is a strengthening fact (it counts an idempotency key as
+/// sent) and is reported only when seen.
 #[tokio::test]
-async fn a_close_after_a_bodyless_request_is_ambiguous_and_awaiting_the_head() {
+async fn a_close_after_a_bodyless_request_is_ambiguous_and_never_claims_the_head_written() {
     let (listener, addr) = listen().await;
     let ledger = Ledger::default();
     let server = ledger.clone();
@@ -96,7 +101,8 @@ async fn a_close_after_a_bodyless_request_is_ambiguous_and_awaiting_the_head() {
         .unwrap_err();
     assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
     let judged = judged(&failure, &attempt);
-    assert_eq!(judged.stage(), AttemptStage::AwaitHead);
+    assert_eq!(judged.stage(), AttemptStage::WriteHead);
+    assert!(!attempt.progress().snapshot().head_written());
     assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
     assert_eq!(ledger.executions(), 1);
 }

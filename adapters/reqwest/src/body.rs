@@ -11,10 +11,17 @@
 //! | what hyper does to the body | what it proves | progress |
 //! | --- | --- | --- |
 //! | nothing yet | nothing of this request was encoded | stays at a pre-write stage |
-//! | first `is_end_stream()` | the head is being queued | enters `WriteHead` |
+//! | first `is_end_stream()` | the head is about to be queued (encoding, or opening the stream, can still fail) | enters `WriteHead`: a write started |
 //! | first frame pulled | the head was queued before it | `head_written` |
 //! | a frame pulled | hyper holds these bytes (not: they were flushed) | `wrote(n)` |
-//! | end of body (`is_end_stream()` true, or no more frames) | hyper holds the whole request | `body_written` |
+//! | end of body after a frame (`is_end_stream()` true, or no more frames) | hyper holds the whole request | `body_written` |
+//! | a bodyless request | nothing after the first question | stays at `WriteHead` until the answer |
+//!
+//! A written head or body strengthens the record (it counts an
+//! idempotency key as sent), so it is reported only once a pull shows
+//! it, never when hyper is about to do it (the engine contract's rule for
+//! strengthening facts): a bodyless request is proven written only by its
+//! answer, a named gap in the matrix.
 //!
 //! An attempt the core has sealed (given up on) must write nothing, even
 //! when hyper takes it from a pooled connection's queue only afterwards:
@@ -68,6 +75,8 @@ pub(crate) struct TrackedBody {
     source: Source,
     progress: Progress,
     pulled: Option<Arc<AtomicBool>>,
+    /// hyper asked for a frame: it had taken the head before.
+    head_taken: AtomicBool,
 }
 
 impl TrackedBody {
@@ -83,6 +92,7 @@ impl TrackedBody {
             source,
             progress,
             pulled: None,
+            head_taken: AtomicBool::new(false),
         }
     }
 
@@ -121,6 +131,7 @@ impl Body for TrackedBody {
             return Poll::Ready(Some(Err(Box::new(sealed.into_io_error()))));
         }
         // hyper pulls frames only after it queued the head.
+        this.head_taken.store(true, Ordering::Release);
         this.progress.head_written();
         let frame = match &mut this.source {
             Source::Empty => None,
@@ -164,7 +175,13 @@ impl Body for TrackedBody {
         }
         self.progress.enter(AttemptStage::WriteHead);
         let end = self.source_ended();
-        if end {
+        // After the last frame, hyper holds the whole request: written, as
+        // late as a frame pull can show it. Before any frame, hyper is
+        // about to encode the head, which may still fail (an h2 stream it
+        // cannot open): "written" would come early, and a strengthening
+        // fact never does (it would count an idempotency key as sent).
+        // A bodyless request is proven written only by its answer.
+        if end && self.head_taken.load(Ordering::Acquire) {
             self.progress.body_written();
         }
         end
@@ -325,13 +342,30 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_body_is_the_whole_request_once_the_head_is_queued() {
+    fn an_empty_body_starts_the_write_but_never_claims_it_written() {
+        // hyper asks before it encodes the head (or opens the stream),
+        // which may still fail: "written" would come early.
         let progress = Progress::new();
         let body = TrackedBody::new(AttemptBody::Empty, progress.clone());
         assert!(body.is_end_stream());
         let seen = snapshot(&progress);
-        assert_eq!(seen.stage(), Some(AttemptStage::AwaitHead));
-        assert!(seen.head_written() && seen.body_written());
+        assert_eq!(seen.stage(), Some(AttemptStage::WriteHead));
+        assert!(seen.write_started());
+        assert!(!seen.head_written() && !seen.body_written());
+    }
+
+    #[tokio::test]
+    async fn the_end_after_a_pulled_frame_is_the_whole_request_written() {
+        let progress = Progress::new();
+        let mut body =
+            TrackedBody::new(AttemptBody::Full(Some(Bytes::from("x"))), progress.clone());
+        assert!(!body.is_end_stream());
+        assert!(!snapshot(&progress).head_written());
+        body.frame().await.unwrap().unwrap();
+        assert!(snapshot(&progress).head_written());
+        // hyper asks again after the frame it pulled: the body has ended.
+        assert!(body.is_end_stream());
+        assert!(snapshot(&progress).body_written());
     }
 
     #[tokio::test]

@@ -730,3 +730,92 @@ fn only_an_abandoned_attempt_loses_its_stage_proof_when_the_seal_may_not_hold() 
     let f = classify(EngineSignal::TimedOut, &holds.abandon());
     assert_eq!(f.evidence(), NotSent);
 }
+
+/// The contract's rule for early and late facts, fact by fact: a weakening
+/// fact reported early can only take a claim away; a strengthening fact
+/// makes a claim, so reporting it before it happened would make a false
+/// one. (Each engine's own tests check when it reports them.)
+#[test]
+fn each_fact_moves_the_record_the_way_the_contract_says() {
+    let at_connect = || {
+        let p = Progress::new();
+        p.enter(AttemptStage::Connect);
+        p
+    };
+    assert_eq!(
+        classify(EngineSignal::ConnectionClosed, &at_connect().snapshot()).evidence(),
+        NotSent
+    );
+    // Weakening: each one, early, ends "not sent" and claims nothing new.
+    type Report = fn(&Progress);
+    let weakening: [(&str, Report); 4] = [
+        ("enter(WriteHead)", |p| p.enter(AttemptStage::WriteHead)),
+        ("start_write", |p| {
+            let _ = p.start_write();
+        }),
+        ("wrote", |p| p.wrote(1)),
+        ("seal_may_not_hold", |p| p.seal_may_not_hold()),
+    ];
+    for (fact, report) in weakening {
+        let p = at_connect();
+        report(&p);
+        let seen = if fact == "seal_may_not_hold" {
+            p.abandon()
+        } else {
+            p.snapshot()
+        };
+        let signal = if fact == "seal_may_not_hold" {
+            EngineSignal::TimedOut
+        } else {
+            EngineSignal::ConnectionClosed
+        };
+        let f = classify(signal, &seen);
+        assert_eq!(f.evidence(), SentNoResponse, "{fact}");
+        assert!(!seen.head_written() && !seen.head_received(), "{fact}");
+    }
+    // Strengthening: each one makes a claim that is false if the thing
+    // had not happened yet.
+    let written_stage = || {
+        let p = Progress::new();
+        p.enter(AttemptStage::WriteHead);
+        p
+    };
+    let counted = written_stage();
+    counted.counts_writes_exactly();
+    assert_eq!(
+        classify(EngineSignal::ConnectionClosed, &counted.snapshot()).evidence(),
+        NotSent,
+        "exact counting: zero bytes proves not sent"
+    );
+    let head = written_stage();
+    head.head_written();
+    assert!(
+        head.snapshot().head_written(),
+        "a key in the head counts as sent"
+    );
+    let body = written_stage();
+    body.body_written();
+    assert!(
+        body.snapshot().head_written(),
+        "a written body implies the head"
+    );
+    let answered = written_stage();
+    answered.head_received();
+    assert_eq!(
+        classify(EngineSignal::ConnectionReset, &answered.snapshot()).evidence(),
+        Responded,
+        "a response head: the server answered"
+    );
+    let stream = written_stage();
+    stream.head_written();
+    stream.stream_id(5);
+    assert_eq!(
+        classify(
+            EngineSignal::Http2GoAway(GoAwayScope::LastStreamId(3)),
+            &stream.snapshot()
+        )
+        .evidence(),
+        NotProcessed,
+        "a stream id above the GOAWAY's last id proves not processed"
+    );
+}
