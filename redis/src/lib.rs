@@ -8,7 +8,9 @@
 //! * [`Fleet::rate_limits`] gives a pipeline
 //!   ([`PipelineConfig::rate_limit_provider`](evident_resilience::PipelineConfig::rate_limit_provider))
 //!   one GCRA limiter per origin kept on Redis, on Redis' clock, with
-//!   refunds and optional leasing (see [`limiter`]).
+//!   refunds and optional leasing (see [`limiter`]). Without a lease each
+//!   admission waits for a Redis round trip; lease
+//!   ([`SharedRateLimits::lease`]) when latency matters.
 //! * [`Fleet::retry_budget`] gives a retry policy
 //!   ([`RetryPolicyBuilder::shared_budget`](evident_core::RetryPolicyBuilder::shared_budget))
 //!   a budget whose counters are the fleet's (see [`budget`]).
