@@ -499,7 +499,14 @@ async fn tell_observers(link: Arc<Link>, mut switched: UnboundedReceiver<SharedS
     drop(link);
     while let Some(event) = switched.recv().await {
         for observer in &observers {
-            observer.on_shared_state(&fleet, &event);
+            // A panicking observer must not silence the others, nor the
+            // switches still to come.
+            let told = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                observer.on_shared_state(&fleet, &event);
+            }));
+            if told.is_err() {
+                tracing::error!(target: "evident::redis", %event, "an Observer panicked in on_shared_state");
+            }
         }
     }
 }

@@ -155,13 +155,27 @@ impl Switches {
     }
 }
 
+/// An observer that panics on every switch.
+struct Panics;
+
+impl Observer for Panics {
+    fn on_attempt(&self, _: &CallInfo, _: &AttemptRecord) {}
+    fn on_shared_state(&self, _: &str, event: &SharedStateEvent) {
+        panic!("this observer panics on {event}");
+    }
+}
+
 #[test]
 fn an_observer_hears_each_switch_once_in_order_and_never_the_password() {
     let mut server = RedisServer::start_with(&["--requirepass", "0bserved-secret"]);
     let url = format!("redis://:0bserved-secret@127.0.0.1:{}", server.port());
     let switches = Arc::new(Switches::default());
     let prefix = prefix();
-    let fleet = fleet(&url, &prefix, |c| c.observer(switches.clone()));
+    // One observer panicking silences neither the next one nor later
+    // switches.
+    let fleet = fleet(&url, &prefix, |c| {
+        c.observer(Arc::new(Panics)).observer(switches.clone())
+    });
     assert_eq!(switches.wait_for(1), [SharedStateEvent::Joined]);
     let pipeline = pipeline(&fleet, 1000, Duration::from_secs(1), 1);
 
@@ -202,7 +216,7 @@ fn an_observer_hears_each_switch_once_in_order_and_never_the_password() {
         assert!(!shown.contains("0bserved-secret"), "{shown}");
     }
     let config = format!("{:?} {}", fleet.config(), fleet.config().url());
-    assert!(config.contains("Observers(1)"), "{config}");
+    assert!(config.contains("Observers(2)"), "{config}");
     assert!(!config.contains("0bserved-secret"), "{config}");
 }
 
