@@ -60,5 +60,8 @@ pub use failure::{
     AttemptStage, BoxError, ExecutionEvidence, FailureCategory, NotProcessedProof, NotSentProof,
     PreWriteStage, TransportFailure,
 };
-pub use observe::{AttemptRecord, CallInfo, EvidenceFacts, Observer, RejectionKind};
+pub use observe::{
+    AttemptRecord, CallInfo, EvidenceFacts, FallbackReason, Observer, RejectionKind,
+    SharedStateEvent,
+};
 pub use progress::{AttemptSealed, Progress, ProgressSnapshot};

@@ -10,6 +10,13 @@
 //! | `evident.client.retries` | counter | `evident.decision.reason`, `server.address` |
 //! | `evident.client.rejections` | counter | `evident.rejection`, `server.address` |
 //! | `evident.client.breaker.state` | gauge: 0 closed, 1 half-open, 2 open | `server.address`, `server.port`, `url.scheme` |
+//! | `evident.client.fleet.shared` | gauge: 1 shared, 0 local limits | `evident.fleet` |
+//! | `evident.client.fleet.fallbacks` | counter | `evident.fleet`, `evident.fleet.fallback.reason` |
+//! | `evident.client.fleet.recoveries` | counter | `evident.fleet` |
+//!
+//! The fleet metrics come from a fleet sharing its limits through Redis
+//! (`evident-redis`), given this observer in its configuration; the
+//! fallback reasons are [`FallbackReason::as_str`](crate::observe::FallbackReason::as_str).
 //!
 //! The first follows the OpenTelemetry HTTP client semantic conventions
 //! (every attempt is one HTTP request there, resends included). The breaker
@@ -40,7 +47,7 @@ use std::sync::Arc;
 use evident_resilience::{CircuitState, Origin, Pipeline, Scheme};
 
 use crate::decide::Decision;
-use crate::observe::{AttemptRecord, CallInfo, Observer};
+use crate::observe::{AttemptRecord, CallInfo, Observer, SharedStateEvent};
 
 /// Publishes each attempt and call through the `metrics` facade.
 #[derive(Debug, Clone, Default)]
@@ -136,5 +143,26 @@ impl Observer for MetricsObserver {
             "url.scheme" => call.scheme,
         )
         .record(records.len() as f64);
+    }
+
+    fn on_shared_state(&self, fleet: &str, event: &SharedStateEvent) {
+        let fleet = fleet.to_owned();
+        ::metrics::gauge!("evident.client.fleet.shared", "evident.fleet" => fleet.clone())
+            .set(if event.is_shared() { 1.0 } else { 0.0 });
+        match *event {
+            SharedStateEvent::FellBack { reason } => ::metrics::counter!(
+                "evident.client.fleet.fallbacks",
+                "evident.fleet" => fleet,
+                "evident.fleet.fallback.reason" => reason.as_str(),
+            )
+            .increment(1),
+            SharedStateEvent::SharedAgain => ::metrics::counter!(
+                "evident.client.fleet.recoveries",
+                "evident.fleet" => fleet,
+            )
+            .increment(1),
+            // Joined, and events of later versions: the gauge says it.
+            _ => {}
+        }
     }
 }

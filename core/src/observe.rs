@@ -337,6 +337,119 @@ pub trait Observer: Send + Sync + 'static {
     ) {
         let _ = (call, delivered, record);
     }
+
+    /// A fleet sharing its limits through a store (`evident-redis`)
+    /// switched between shared and local limits; `fleet` is its name (the
+    /// key prefix it was configured with). Called once per switch, from the
+    /// fleet's own thread and holding none of its locks; keep it quick, as
+    /// the fleet's Redis traffic waits meanwhile. The default does nothing,
+    /// so an observer of attempts needs no change.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use evident_core::observe::{
+    ///     AttemptRecord, CallInfo, FallbackReason, Observer, SharedStateEvent,
+    /// };
+    ///
+    /// #[derive(Default)]
+    /// struct Switches(Mutex<Vec<SharedStateEvent>>);
+    ///
+    /// impl Observer for Switches {
+    ///     fn on_attempt(&self, _: &CallInfo, _: &AttemptRecord) {}
+    ///     fn on_shared_state(&self, _fleet: &str, event: &SharedStateEvent) {
+    ///         self.0.lock().unwrap().push(*event);
+    ///     }
+    /// }
+    /// let switches = Switches::default();
+    /// switches.on_shared_state(
+    ///     "payments",
+    ///     &SharedStateEvent::FellBack { reason: FallbackReason::Deadline },
+    /// );
+    /// assert_eq!(switches.0.lock().unwrap()[0].to_string(), "fell_back(deadline)");
+    /// ```
+    fn on_shared_state(&self, fleet: &str, event: &SharedStateEvent) {
+        let _ = (fleet, event);
+    }
+}
+
+/// Why a fleet stopped sharing its limits through its shared store (Redis)
+/// and went on under local limits. Names only the cause, never an address,
+/// a credential or a server's message.
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FallbackReason {
+    /// An operation missed its deadline (the store was slow or paused).
+    Deadline,
+    /// An operation failed: the connection was lost or refused, or the
+    /// store answered with an error.
+    Error,
+    /// The first connection at start-up failed (unreachable, refused or
+    /// wrong credentials): the fleet started with local limits.
+    UnavailableAtStart,
+}
+
+impl FallbackReason {
+    /// Stable name (`evident.fleet.fallback.reason`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            FallbackReason::Deadline => "deadline",
+            FallbackReason::Error => "error",
+            FallbackReason::UnavailableAtStart => "unavailable_at_start",
+        }
+    }
+}
+
+impl fmt::Display for FallbackReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A fleet's limits switched between shared (through its store) and local.
+///
+/// A fleet reports each switch exactly once, in the order they happened:
+/// first [`Joined`](Self::Joined) or
+/// [`FellBack`](Self::FellBack) with
+/// [`UnavailableAtStart`](FallbackReason::UnavailableAtStart), then
+/// alternately `FellBack` and [`SharedAgain`](Self::SharedAgain).
+#[non_exhaustive]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SharedStateEvent {
+    /// The first connection at start-up succeeded: the fleet shares.
+    Joined,
+    /// The fleet went on under local limits, for this reason; it
+    /// reconnects in the background.
+    FellBack {
+        /// Why.
+        reason: FallbackReason,
+    },
+    /// The fleet shares again after a fallback.
+    SharedAgain,
+}
+
+impl SharedStateEvent {
+    /// Whether the fleet shares its limits after this event.
+    pub const fn is_shared(self) -> bool {
+        !matches!(self, SharedStateEvent::FellBack { .. })
+    }
+
+    /// Stable name: `joined`, `fell_back` or `shared_again`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            SharedStateEvent::Joined => "joined",
+            SharedStateEvent::FellBack { .. } => "fell_back",
+            SharedStateEvent::SharedAgain => "shared_again",
+        }
+    }
+}
+
+impl fmt::Display for SharedStateEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SharedStateEvent::FellBack { reason } => write!(f, "fell_back({reason})"),
+            other => f.write_str(other.as_str()),
+        }
+    }
 }
 
 /// Emits an attempt's record as a `tracing` event and records its fields on

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use evident_core::client::{Body, CallOptions, ClientBuilder};
 use evident_core::metrics::MetricsObserver;
+use evident_core::observe::{FallbackReason, Observer, SharedStateEvent};
 use evident_core::resilience::{CircuitBreakerConfig, Pipeline, PipelineConfig, TokioClock};
 use evident_core::testing::{Reached, ScriptedEngine, Step};
 use evident_core::{EngineSignal, RetryPolicy};
@@ -140,5 +141,97 @@ fn attempts_retries_rejections_durations_and_breaker_state_are_published() {
     ) {
         Some(DebugValue::Gauge(state)) => assert_eq!(state.into_inner(), 2.0, "open"),
         other => panic!("no breaker gauge: {other:?} in {seen:?}"),
+    }
+}
+
+/// Publishes `events` of fleet `fleet` through the metrics observer.
+fn publish_fleet_events(fleet: &str, events: &[SharedStateEvent]) -> Vec<Seen> {
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    metrics::with_local_recorder(&recorder, || {
+        let observer = MetricsObserver::new();
+        for event in events {
+            observer.on_shared_state(fleet, event);
+        }
+    });
+    snapshotter
+        .snapshot()
+        .into_vec()
+        .into_iter()
+        .map(|(key, _, _, value)| {
+            let mut labels: Vec<(String, String)> = key
+                .key()
+                .labels()
+                .map(|l| (l.key().to_owned(), l.value().to_owned()))
+                .collect();
+            labels.sort();
+            (key.key().name().to_owned(), labels, value)
+        })
+        .collect()
+}
+
+#[test]
+fn fleet_switches_publish_a_shared_gauge_and_fallbacks_by_reason() {
+    let fell_back = |reason| SharedStateEvent::FellBack { reason };
+    let seen = publish_fleet_events(
+        "payments",
+        &[
+            SharedStateEvent::Joined,
+            fell_back(FallbackReason::Deadline),
+            SharedStateEvent::SharedAgain,
+            fell_back(FallbackReason::Error),
+            SharedStateEvent::SharedAgain,
+            fell_back(FallbackReason::Deadline),
+        ],
+    );
+    let fleet = ("evident.fleet", "payments");
+    match find(&seen, "evident.client.fleet.shared", fleet) {
+        Some(DebugValue::Gauge(shared)) => assert_eq!(shared.into_inner(), 0.0, "local last"),
+        other => panic!("no shared gauge: {other:?} in {seen:?}"),
+    }
+    let fallbacks = |reason: &str| {
+        seen.iter()
+            .find(|(name, labels, _)| {
+                name == "evident.client.fleet.fallbacks"
+                    && labels.contains(&("evident.fleet".into(), "payments".into()))
+                    && labels.contains(&("evident.fleet.fallback.reason".into(), reason.into()))
+            })
+            .map(|(_, _, value)| value)
+    };
+    assert_eq!(
+        fallbacks("deadline"),
+        Some(&DebugValue::Counter(2)),
+        "{seen:?}"
+    );
+    assert_eq!(
+        fallbacks("error"),
+        Some(&DebugValue::Counter(1)),
+        "{seen:?}"
+    );
+    assert_eq!(fallbacks("unavailable_at_start"), None, "{seen:?}");
+    assert_eq!(
+        find(&seen, "evident.client.fleet.recoveries", fleet),
+        Some(&DebugValue::Counter(2)),
+        "{seen:?}"
+    );
+
+    let started_local =
+        publish_fleet_events("orders", &[fell_back(FallbackReason::UnavailableAtStart)]);
+    assert_eq!(
+        find(
+            &started_local,
+            "evident.client.fleet.fallbacks",
+            ("evident.fleet.fallback.reason", "unavailable_at_start"),
+        ),
+        Some(&DebugValue::Counter(1)),
+        "{started_local:?}"
+    );
+    match find(
+        &started_local,
+        "evident.client.fleet.shared",
+        ("evident.fleet", "orders"),
+    ) {
+        Some(DebugValue::Gauge(shared)) => assert_eq!(shared.into_inner(), 0.0),
+        other => panic!("no shared gauge: {other:?} in {started_local:?}"),
     }
 }

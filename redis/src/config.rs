@@ -2,7 +2,10 @@
 //! fleet, how long keys live, and how long any Redis operation may take.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
+
+use evident_core::observe::Observer;
 
 /// Default deadline of one Redis operation: 5 ms. A loopback or same-zone
 /// round trip takes well under a millisecond; a Redis that takes longer
@@ -196,6 +199,17 @@ impl fmt::Debug for Pem {
     }
 }
 
+/// Observers told of every switch between shared and local limits; shown
+/// by number only (an observer need not be `Debug`).
+#[derive(Clone, Default)]
+pub(crate) struct Observers(pub(crate) Vec<Arc<dyn Observer>>);
+
+impl fmt::Debug for Observers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Observers({})", self.0.len())
+    }
+}
+
 /// A validated fleet configuration. Build it with [`FleetConfig::builder`].
 #[derive(Debug, Clone)]
 pub struct FleetConfig {
@@ -209,6 +223,7 @@ pub struct FleetConfig {
     pub(crate) connect_timeout: Duration,
     pub(crate) reconnect_interval: Duration,
     pub(crate) flush_interval: Duration,
+    pub(crate) observers: Observers,
 }
 
 impl FleetConfig {
@@ -241,6 +256,7 @@ impl FleetConfig {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             reconnect_interval: DEFAULT_RECONNECT_INTERVAL,
             flush_interval: DEFAULT_FLUSH_INTERVAL,
+            observers: Observers::default(),
         }
     }
 
@@ -291,6 +307,7 @@ pub struct FleetConfigBuilder {
     connect_timeout: Duration,
     reconnect_interval: Duration,
     flush_interval: Duration,
+    observers: Observers,
 }
 
 impl fmt::Debug for FleetConfigBuilder {
@@ -301,6 +318,7 @@ impl fmt::Debug for FleetConfigBuilder {
             .field("key_prefix", &self.key_prefix)
             .field("deadline", &self.deadline)
             .field("expected_fleet_size", &self.expected_fleet_size)
+            .field("observers", &self.observers)
             .finish_non_exhaustive()
     }
 }
@@ -350,6 +368,39 @@ impl FleetConfigBuilder {
     /// [`DEFAULT_FLUSH_INTERVAL`]).
     pub fn flush_interval(mut self, interval: Duration) -> Self {
         self.flush_interval = interval;
+        self
+    }
+
+    /// Tells `observer` of every switch between shared and local limits
+    /// ([`Observer::on_shared_state`], with the key prefix as the fleet's
+    /// name): the first connection at start-up or its failure, each
+    /// fallback with its reason, each return to shared state. Called once
+    /// per switch, in order, from the fleet's own thread, holding no lock
+    /// a call needs. May be given several times; the core's
+    /// `MetricsObserver` (feature `metrics`) publishes these as metrics.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use evident_core::observe::{AttemptRecord, CallInfo, Observer, SharedStateEvent};
+    /// use evident_redis::FleetConfig;
+    ///
+    /// struct Page;
+    /// impl Observer for Page {
+    ///     fn on_attempt(&self, _: &CallInfo, _: &AttemptRecord) {}
+    ///     fn on_shared_state(&self, fleet: &str, event: &SharedStateEvent) {
+    ///         if !event.is_shared() {
+    ///             eprintln!("fleet {fleet} runs on local limits: {event}");
+    ///         }
+    ///     }
+    /// }
+    /// let config = FleetConfig::builder("redis://127.0.0.1:6379", "payments")
+    ///     .observer(Arc::new(Page))
+    ///     .build()?;
+    /// # let _ = config;
+    /// # Ok::<(), evident_redis::FleetConfigError>(())
+    /// ```
+    pub fn observer(mut self, observer: Arc<dyn Observer>) -> Self {
+        self.observers.0.push(observer);
         self
     }
 
@@ -405,6 +456,7 @@ impl FleetConfigBuilder {
             connect_timeout: self.connect_timeout,
             reconnect_interval: self.reconnect_interval,
             flush_interval: self.flush_interval,
+            observers: self.observers,
         })
     }
 }

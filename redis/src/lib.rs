@@ -8,7 +8,9 @@
 //! * [`Fleet::rate_limits`] gives a pipeline
 //!   ([`PipelineConfig::rate_limit_provider`](evident_resilience::PipelineConfig::rate_limit_provider))
 //!   one GCRA limiter per origin kept on Redis, on Redis' clock, with
-//!   refunds and optional leasing (see [`limiter`]).
+//!   refunds and optional leasing (see [`limiter`]). Without a lease each
+//!   admission waits for a Redis round trip; lease
+//!   ([`SharedRateLimits::lease`]) when latency matters.
 //! * [`Fleet::retry_budget`] gives a retry policy
 //!   ([`RetryPolicyBuilder::shared_budget`](evident_core::RetryPolicyBuilder::shared_budget))
 //!   a budget whose counters are the fleet's (see [`budget`]).
@@ -21,8 +23,18 @@
 //! expected fleet size — and the fleet switches to local until a
 //! background reconnect succeeds, then shares again by itself. No call
 //! fails because Redis failed, and none waits longer than the deadline.
-//! The switches are logged through `tracing` (target `evident::redis`) and
-//! visible in [`Fleet::status`] and [`Fleet::metrics`]. An unreachable
+//! Each switch is reported three ways: to the observers given to
+//! [`FleetConfigBuilder::observer`] as an
+//! [`Observer::on_shared_state`](evident_core::Observer::on_shared_state)
+//! call ([`SharedStateEvent`](evident_core::observe::SharedStateEvent):
+//! joined, fell back with its
+//! [`FallbackReason`](evident_core::observe::FallbackReason), shared
+//! again), exactly once per switch, in order, from the fleet's thread; as
+//! metrics when one of them is the core's `MetricsObserver` (feature
+//! `metrics`: `evident.client.fleet.shared`, `.fallbacks` by reason,
+//! `.recoveries`); and through `tracing` (target `evident::redis`). The
+//! current state is in [`Fleet::status`] and the counts in
+//! [`Fleet::metrics`]. None of them shows the password. An unreachable
 //! Redis at start-up is not an error either: [`Fleet::connect`] returns a
 //! fleet running locally, and says so.
 //!

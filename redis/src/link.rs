@@ -21,8 +21,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use evident_core::observe::{FallbackReason, SharedStateEvent};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use tokio::sync::Notify;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use crate::FleetConfig;
 
@@ -55,6 +57,16 @@ pub enum Trouble {
 }
 
 impl Trouble {
+    /// The reason an observer is given for a fallback this trouble caused
+    /// (mid-run; at start-up every failure is
+    /// [`FallbackReason::UnavailableAtStart`]).
+    fn fallback_reason(&self) -> FallbackReason {
+        match self {
+            Trouble::DeadlineExceeded(_) => FallbackReason::Deadline,
+            _ => FallbackReason::Error,
+        }
+    }
+
     /// Classifies redis-rs' error; `deadline` is the one the operation ran
     /// under (redis-rs' own timeouts are set to it).
     pub(crate) fn from_redis(err: &redis::RedisError, deadline: Duration) -> Trouble {
@@ -113,6 +125,12 @@ pub(crate) struct Link {
     client: redis::Client,
     connection: Mutex<Option<ConnectionManager>>,
     shared: AtomicBool,
+    /// Held while `shared` flips and the switch is queued for the
+    /// observers, so they hear the switches in the order they happened.
+    /// Calls never take it: only the one call that makes a fallback does.
+    switching: Mutex<()>,
+    /// Switches, to the observers (on the fleet's thread).
+    switches: UnboundedSender<SharedStateEvent>,
     trouble: Mutex<Trouble>,
     wake_supervisor: Notify,
     round_trips: AtomicU64,
@@ -173,12 +191,15 @@ impl Link {
                     let _ = stop_rx.await;
                 });
             })?;
+        let (switches, switched) = tokio::sync::mpsc::unbounded_channel();
         let link = Arc::new(Link {
             config,
             runtime: handle,
             client,
             connection: Mutex::new(None),
             shared: AtomicBool::new(false),
+            switching: Mutex::new(()),
+            switches,
             trouble: Mutex::new(Trouble::NotConnected),
             wake_supervisor: Notify::new(),
             round_trips: AtomicU64::new(0),
@@ -187,6 +208,7 @@ impl Link {
             fallbacks: AtomicU64::new(0),
             recoveries: AtomicU64::new(0),
         });
+        link.runtime.spawn(tell_observers(link.clone(), switched));
         let (first_tx, first_rx) = std::sync::mpsc::sync_channel(1);
         link.runtime.spawn(supervise(link.clone(), first_tx));
         // Bounded: the first attempt is itself bounded by the connect
@@ -245,7 +267,14 @@ impl Link {
         }
         .fetch_add(1, Ordering::Relaxed);
         *self.trouble.lock().unwrap_or_else(PoisonError::into_inner) = trouble.clone();
-        if self.shared.swap(false, Ordering::AcqRel) {
+        if self.is_shared()
+            && self.switch(
+                false,
+                SharedStateEvent::FellBack {
+                    reason: trouble.fallback_reason(),
+                },
+            )
+        {
             self.fallbacks.fetch_add(1, Ordering::Relaxed);
             tracing::warn!(
                 target: "evident::redis",
@@ -255,6 +284,23 @@ impl Link {
             );
             self.wake_supervisor.notify_one();
         }
+    }
+
+    /// Sets whether the fleet shares; if that changed it, queues `event`
+    /// for the observers and returns true. Exactly one caller wins each
+    /// switch, and the observers hear the switches in order.
+    fn switch(&self, shared: bool, event: SharedStateEvent) -> bool {
+        let _switching = self
+            .switching
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let switched = self.shared.swap(shared, Ordering::AcqRel) != shared;
+        if switched {
+            // Fails only once the fleet's runtime has stopped, when no
+            // observer could be told anyway.
+            let _ = self.switches.send(event);
+        }
+        switched
     }
 
     fn connection(&self) -> Option<ConnectionManager> {
@@ -393,7 +439,14 @@ async fn supervise(link: Arc<Link>, first: std::sync::mpsc::SyncSender<()>) {
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner) = Some(manager);
                     let was_first = first.is_some();
-                    link.shared.store(true, Ordering::Release);
+                    link.switch(
+                        true,
+                        if was_first {
+                            SharedStateEvent::Joined
+                        } else {
+                            SharedStateEvent::SharedAgain
+                        },
+                    );
                     if was_first {
                         tracing::info!(target: "evident::redis", url = %link.config.url, "evident fleet shares its limits through Redis");
                     } else {
@@ -404,6 +457,13 @@ async fn supervise(link: Arc<Link>, first: std::sync::mpsc::SyncSender<()>) {
                 Err(trouble) => {
                     link.errors.fetch_add(1, Ordering::Relaxed);
                     *link.trouble.lock().unwrap_or_else(PoisonError::into_inner) = trouble;
+                    if first.is_some() {
+                        // Not a switch (the fleet never shared), but the
+                        // observers learn how it starts either way.
+                        let _ = link.switches.send(SharedStateEvent::FellBack {
+                            reason: FallbackReason::UnavailableAtStart,
+                        });
+                    }
                 }
             }
             if let Some(first) = first.take() {
@@ -425,6 +485,28 @@ async fn supervise(link: Arc<Link>, first: std::sync::mpsc::SyncSender<()>) {
                 .take();
         } else {
             tokio::time::sleep(link.config.reconnect_interval).await;
+        }
+    }
+}
+
+/// Tells the observers of each switch, in order, on the fleet's thread:
+/// never on a call's path, and holding no lock a call needs.
+async fn tell_observers(link: Arc<Link>, mut switched: UnboundedReceiver<SharedStateEvent>) {
+    let observers = link.config.observers.0.clone();
+    let fleet = link.config.key_prefix.clone();
+    // The link owns the sender: drop this task's hold on it, or the
+    // channel could never close.
+    drop(link);
+    while let Some(event) = switched.recv().await {
+        for observer in &observers {
+            // A panicking observer must not silence the others, nor the
+            // switches still to come.
+            let told = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                observer.on_shared_state(&fleet, &event);
+            }));
+            if told.is_err() {
+                tracing::error!(target: "evident::redis", %event, "an Observer panicked in on_shared_state");
+            }
         }
     }
 }

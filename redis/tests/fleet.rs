@@ -4,11 +4,12 @@
 
 mod support;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use evident_core::BudgetConfig;
+use evident_core::observe::{AttemptRecord, CallInfo, FallbackReason, Observer, SharedStateEvent};
 use evident_redis::{
     Fleet, FleetConfig, FleetConfigBuilder, FleetConfigError, FleetStatus, Trouble,
 };
@@ -100,6 +101,123 @@ fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
         std::thread::sleep(Duration::from_millis(5));
     }
     panic!("not within {CONDITION_TIMEOUT:?}: {what}");
+}
+
+/// Every switch an observer hears, with how it printed.
+#[derive(Default)]
+struct Switches(Mutex<Vec<(String, SharedStateEvent, String)>>);
+
+impl Observer for Switches {
+    fn on_attempt(&self, _: &CallInfo, _: &AttemptRecord) {}
+    fn on_shared_state(&self, fleet: &str, event: &SharedStateEvent) {
+        let shown = format!("{fleet} {event} {event:?}");
+        self.0
+            .lock()
+            .unwrap()
+            .push((fleet.to_owned(), *event, shown));
+    }
+}
+
+impl Switches {
+    fn events(&self) -> Vec<SharedStateEvent> {
+        self.0.lock().unwrap().iter().map(|(_, e, _)| *e).collect()
+    }
+
+    /// Waits (polled, bounded) until `n` switches were heard; returns them.
+    fn wait_for(&self, n: usize) -> Vec<SharedStateEvent> {
+        eventually(&format!("{n} switches observed"), || {
+            self.events().len() >= n
+        });
+        self.events()
+    }
+
+    /// Checks the order a fleet promises: how it started, then alternately
+    /// a fallback (for a mid-run reason) and a return to shared.
+    fn assert_alternating(&self) {
+        let events = self.events();
+        let mut shared = match events.first() {
+            Some(SharedStateEvent::Joined) => true,
+            Some(SharedStateEvent::FellBack {
+                reason: FallbackReason::UnavailableAtStart,
+            }) => false,
+            other => panic!("first switch {other:?} in {events:?}"),
+        };
+        for event in &events[1..] {
+            match event {
+                SharedStateEvent::FellBack { reason } if shared => {
+                    assert_ne!(*reason, FallbackReason::UnavailableAtStart, "{events:?}");
+                }
+                SharedStateEvent::SharedAgain if !shared => {}
+                other => panic!("{other:?} out of order in {events:?}"),
+            }
+            shared = event.is_shared();
+        }
+    }
+}
+
+/// An observer that panics on every switch.
+struct Panics;
+
+impl Observer for Panics {
+    fn on_attempt(&self, _: &CallInfo, _: &AttemptRecord) {}
+    fn on_shared_state(&self, _: &str, event: &SharedStateEvent) {
+        panic!("this observer panics on {event}");
+    }
+}
+
+#[test]
+fn an_observer_hears_each_switch_once_in_order_and_never_the_password() {
+    let mut server = RedisServer::start_with(&["--requirepass", "0bserved-secret"]);
+    let url = format!("redis://:0bserved-secret@127.0.0.1:{}", server.port());
+    let switches = Arc::new(Switches::default());
+    let prefix = prefix();
+    // One observer panicking silences neither the next one nor later
+    // switches.
+    let fleet = fleet(&url, &prefix, |c| {
+        c.observer(Arc::new(Panics)).observer(switches.clone())
+    });
+    assert_eq!(switches.wait_for(1), [SharedStateEvent::Joined]);
+    let pipeline = pipeline(&fleet, 1000, Duration::from_secs(1), 1);
+
+    server.kill();
+    // Bounded: each admission waits at most the deadline. Many calls run
+    // into the dead Redis and reconnects fail meanwhile: one switch.
+    for _ in 0..50 {
+        if let Ok(permit) = pipeline.acquire_blocking(&origin()) {
+            permit.record_success();
+        }
+    }
+    assert!(matches!(fleet.status(), FleetStatus::Local(_)));
+    server.restart();
+    assert!(
+        fleet.wait_until_shared(CONDITION_TIMEOUT),
+        "{:?}",
+        fleet.status()
+    );
+    assert_eq!(
+        switches.wait_for(3),
+        [
+            SharedStateEvent::Joined,
+            // Killed: the connection was lost, well within the deadline.
+            SharedStateEvent::FellBack {
+                reason: FallbackReason::Error
+            },
+            SharedStateEvent::SharedAgain,
+        ]
+    );
+    let metrics = fleet.metrics();
+    assert_eq!(
+        (metrics.fallbacks, metrics.recoveries),
+        (1, 1),
+        "{metrics:?}"
+    );
+    for (name, _, shown) in switches.0.lock().unwrap().iter() {
+        assert_eq!(*name, prefix);
+        assert!(!shown.contains("0bserved-secret"), "{shown}");
+    }
+    let config = format!("{:?} {}", fleet.config(), fleet.config().url());
+    assert!(config.contains("Observers(2)"), "{config}");
+    assert!(!config.contains("0bserved-secret"), "{config}");
 }
 
 #[test]
@@ -286,8 +404,11 @@ fn a_paused_redis_never_holds_a_call_past_the_deadline() {
     let server = RedisServer::start();
     let prefix = prefix();
     let deadline = evident_redis::DEFAULT_DEADLINE;
+    let switches = Arc::new(Switches::default());
     let fleet = fleet(&server.url(), &prefix, |c| {
-        c.deadline(deadline).expected_fleet_size(2)
+        c.deadline(deadline)
+            .expected_fleet_size(2)
+            .observer(switches.clone())
     });
     assert_eq!(fleet.status(), FleetStatus::Shared);
     let pipeline = pipeline(&fleet, 1000, Duration::from_secs(1), 1);
@@ -338,13 +459,44 @@ fn a_paused_redis_never_holds_a_call_past_the_deadline() {
         "{:?}",
         fleet.status()
     );
+    // The observer heard the fall-back, for the deadline (a reconnect
+    // during the pause may share again and fall back again: each switch
+    // once, in order), and the return to shared.
+    let events = switches.wait_for(3);
+    assert_eq!(
+        events[1],
+        SharedStateEvent::FellBack {
+            reason: FallbackReason::Deadline
+        },
+        "{events:?}"
+    );
+    eventually("the observer hears the last return to shared", || {
+        switches.events().last() == Some(&SharedStateEvent::SharedAgain)
+    });
+    switches.assert_alternating();
+    let metrics = fleet.metrics();
+    let events = switches.events();
+    let count = |shared: bool| {
+        events[1..]
+            .iter()
+            .filter(|e| e.is_shared() == shared)
+            .count() as u64
+    };
+    assert_eq!(
+        (count(false), count(true)),
+        (metrics.fallbacks, metrics.recoveries),
+        "{events:?}"
+    );
 }
 
 #[test]
 fn a_refused_connection_at_start_up_still_builds_a_fleet_that_runs_locally_and_says_so() {
     let url = format!("redis://127.0.0.1:{}", free_port());
     let start = Instant::now();
-    let fleet = fleet(&url, &prefix(), |c| c.expected_fleet_size(2));
+    let switches = Arc::new(Switches::default());
+    let fleet = fleet(&url, &prefix(), |c| {
+        c.expected_fleet_size(2).observer(switches.clone())
+    });
     assert!(
         start.elapsed() < Duration::from_secs(2),
         "start-up waited {:?}",
@@ -361,14 +513,30 @@ fn a_refused_connection_at_start_up_still_builds_a_fleet_that_runs_locally_and_s
         .map(|permit| permit.record_success())
         .count();
     assert_eq!(granted, 5);
+    assert_eq!(
+        switches.wait_for(1),
+        [SharedStateEvent::FellBack {
+            reason: FallbackReason::UnavailableAtStart
+        }]
+    );
 }
 
 #[test]
 fn wrong_credentials_run_locally_say_so_and_never_show_the_password() {
     let server = RedisServer::start_with(&["--requirepass", "right-secret"]);
     let url = |password: &str| format!("redis://:{password}@127.0.0.1:{}", server.port());
-    let wrong = fleet(&url("wrong-secret"), &prefix(), |c| c);
+    let switches = Arc::new(Switches::default());
+    let wrong = fleet(&url("wrong-secret"), &prefix(), |c| {
+        c.observer(switches.clone())
+    });
     assert_eq!(wrong.status(), FleetStatus::Local(Trouble::Authentication));
+    assert_eq!(
+        switches.wait_for(1),
+        [SharedStateEvent::FellBack {
+            reason: FallbackReason::UnavailableAtStart
+        }]
+    );
+    assert!(!switches.0.lock().unwrap()[0].2.contains("wrong-secret"));
     let shown = format!(
         "{:?} {} {:?}",
         wrong.config(),

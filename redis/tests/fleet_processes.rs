@@ -41,11 +41,16 @@ const TOLERANCE: f64 = 0.05;
 const START_DELAY: Duration = Duration::from_millis(1500);
 /// Longest a child may run before the parent kills it and fails.
 const CHILD_TIMEOUT: Duration = Duration::from_secs(30);
-/// The deadline the children use. The default (5 ms) holds on an idle
-/// machine; eight processes on a shared, busy 2-core machine miss it (even
-/// 50 ms was missed once, a child being descheduled that long), and a
-/// process that falls back spends its local share on top of the shared
-/// limit, which this test is not about (the fail-open tests are).
+/// The deadline the children use, longer than the default (5 ms) on
+/// purpose. Measured on the 2-core VM at a load average of 1 (six runs of
+/// each test at the default): children fell back in three of the six, up
+/// to 13 fallbacks across the eight processes in one run, often all eight
+/// at once (redis-server itself descheduled past 5 ms); the rate stayed
+/// within +3.0 % there, but each fallback spends a local share on top of
+/// the shared limit, so the result would depend on the machine's load,
+/// and this test is about sharing, not failing open (fleet.rs tests
+/// that). 50 ms was also missed once, a child descheduled that long; 250
+/// ms has not been.
 const CHILD_DEADLINE: Duration = Duration::from_millis(250);
 
 fn main() {

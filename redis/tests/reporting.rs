@@ -1,5 +1,7 @@
-//! The fleet says what happens to it through `tracing`: falling back,
-//! coming back, starting locally, and never with the password.
+//! The fleet says what happens to it through `tracing` and the core's
+//! metrics observer: falling back, coming back, and never with the
+//! password. The only test of this binary: the global `tracing`
+//! subscriber and `metrics` recorder are its own.
 
 mod support;
 
@@ -7,10 +9,12 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use evident_core::metrics::MetricsObserver;
 use evident_redis::{Fleet, FleetConfig, FleetStatus};
 use evident_resilience::{
     Origin, Pipeline, PipelineConfig, RateLimiterConfig, Scheme, SystemClock,
 };
+use metrics_util::debugging::{DebugValue, DebuggingRecorder};
 use support::RedisServer;
 
 /// Everything logged, by every thread (the fleet's included).
@@ -33,8 +37,24 @@ impl Captured {
     }
 }
 
+/// One metric as the recorder saw it: name, labels, value.
+type Seen = (String, Vec<(String, String)>, DebugValue);
+
+/// The value of metric `name` whose labels include `label`.
+fn metric<'a>(snapshot: &'a [Seen], name: &str, label: (&str, &str)) -> Option<&'a DebugValue> {
+    snapshot
+        .iter()
+        .find(|(n, labels, _)| {
+            n == name
+                && labels
+                    .iter()
+                    .any(|(k, v)| (k.as_str(), v.as_str()) == label)
+        })
+        .map(|(_, _, value)| value)
+}
+
 #[test]
-fn falling_back_and_coming_back_are_logged_without_the_password() {
+fn falling_back_and_coming_back_are_logged_and_published_without_the_password() {
     let captured = Captured::default();
     let writer = captured.clone();
     // The only test of this binary: the global subscriber is its own.
@@ -42,12 +62,19 @@ fn falling_back_and_coming_back_are_logged_without_the_password() {
         .with_writer(move || writer.clone())
         .with_ansi(false)
         .init();
+    // The fleet reports from its own thread: a global recorder sees it.
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    recorder
+        .install()
+        .expect("the only recorder of this binary");
 
     let mut server = RedisServer::start_with(&["--requirepass", "p4ssw0rd"]);
     let url = format!("redis://:p4ssw0rd@127.0.0.1:{}", server.port());
     let fleet = Fleet::connect(
         FleetConfig::builder(url, "evident-reporting")
             .reconnect_interval(Duration::from_millis(20))
+            .observer(Arc::new(MetricsObserver::new()))
             .build()
             .unwrap(),
     )
@@ -88,4 +115,47 @@ fn falling_back_and_coming_back_are_logged_without_the_password() {
     );
     assert!(logs.contains("redis://:***@127.0.0.1"), "{logs}");
     assert!(!logs.contains("p4ssw0rd"), "{logs}");
+
+    // The observer runs on the fleet's thread after the switch: poll
+    // (bounded) until the recovery is published.
+    let fleet_label = ("evident.fleet", "evident-reporting");
+    let mut snapshot: Vec<Seen> = Vec::new();
+    for _ in 0..1000 {
+        snapshot = snapshotter
+            .snapshot()
+            .into_vec()
+            .into_iter()
+            .map(|(key, _, _, value)| {
+                let labels = key
+                    .key()
+                    .labels()
+                    .map(|l| (l.key().to_owned(), l.value().to_owned()))
+                    .collect();
+                (key.key().name().to_owned(), labels, value)
+            })
+            .collect();
+        if metric(&snapshot, "evident.client.fleet.recoveries", fleet_label).is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    assert_eq!(
+        metric(
+            &snapshot,
+            "evident.client.fleet.fallbacks",
+            ("evident.fleet.fallback.reason", "error")
+        ),
+        Some(&DebugValue::Counter(1)),
+        "{snapshot:?}"
+    );
+    assert_eq!(
+        metric(&snapshot, "evident.client.fleet.recoveries", fleet_label),
+        Some(&DebugValue::Counter(1)),
+        "{snapshot:?}"
+    );
+    match metric(&snapshot, "evident.client.fleet.shared", fleet_label) {
+        Some(DebugValue::Gauge(shared)) => assert_eq!(shared.into_inner(), 1.0, "shared again"),
+        other => panic!("no shared gauge: {other:?} in {snapshot:?}"),
+    }
+    assert!(!format!("{snapshot:?}").contains("p4ssw0rd"));
 }
