@@ -660,6 +660,42 @@ pub fn scenarios() -> Vec<Scenario> {
             1,
         )
         .key_receipts(2),
+        Scenario::one_call(
+            "idempotency_key_in_progress",
+            "409 to a call whose key was sent: that key is still being processed; retried after its Retry-After",
+            h1(vec![
+                H1::Respond(status(409).header("retry-after", "1")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().with_key(),
+            vec![
+                Expect::answered(409, retry(R::KeyInProgress))
+                    .delay(DelayCheck::Exactly(Duration::from_secs(1))),
+                succeeded(),
+            ],
+            1,
+        )
+        .key_receipts(2),
+        Scenario::one_call(
+            "idempotency_key_reused",
+            "422 to a call whose key was sent: the key was reused with another payload; never retried",
+            h1(vec![H1::Respond(status(422)), H1::Respond(ok())]),
+            CallSpec::post().with_key(),
+            vec![Expect::answered(422, stop(X::KeyReused))],
+            0,
+        )
+        .key_receipts(1),
+        Scenario::one_call(
+            "conflict_without_a_key",
+            "without a sent key, 409 is an ordinary answer, even for a declared-idempotent call",
+            h1(vec![
+                H1::Respond(status(409).header("retry-after", "1")),
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().idempotent(),
+            vec![Expect::answered(409, stop(X::StatusNotRetryable))],
+            0,
+        ),
         Scenario {
             name: "circuit_opens_on_503s",
             summary: "an upstream answering only 503 opens its circuit; later calls are rejected locally",

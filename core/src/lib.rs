@@ -49,7 +49,8 @@ pub use config::ConfigError;
 pub use decide::{
     BodyReplay, BudgetConfig, Decision, DelaySource, Idempotency, Outcome, RandomSource,
     RetryAfter, RetryBudget, RetryContext, RetryPolicy, RetryPolicyBuilder, RetryReason,
-    RetryTable, StopReason, XorShiftRandom, is_retryable_status, status_proves_not_processed,
+    RetryTable, StopReason, XorShiftRandom, idempotency_key_reply, is_retryable_status,
+    status_proves_not_processed,
 };
 pub use engine::{
     AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,

@@ -24,8 +24,14 @@
 //!    §15.5.20: the client may retry "whether or not the original request
 //!    had an idempotent method", on another connection, which the client
 //!    asks the engine for) and 425 Too Early (RFC 8470 §5.2). Other
-//!    statuses stop. The blockers of rule 1, the delay rule and the budget
-//!    still apply to all of them.
+//!    statuses stop. A call whose idempotency key was sent reads two
+//!    statuses as the key's replies
+//!    (draft-ietf-httpapi-idempotency-key-header): 409 Conflict, a request
+//!    with that key is still in progress, passes
+//!    ([`RetryReason::KeyInProgress`]); 422 Unprocessable Content, the key
+//!    was reused with another payload, stops ([`StopReason::KeyReused`]).
+//!    Without a sent key they are ordinary statuses. The blockers of rule
+//!    1, the delay rule and the budget still apply to all of them.
 //! 5. Delay: a `Retry-After` is honoured exactly when it fits the deadline
 //!    (never clipped by the maximum backoff), else the call stops; otherwise
 //!    exponential backoff with jitter, capped by the maximum and the deadline.
@@ -187,6 +193,11 @@ pub enum StopReason {
     RetryAfterBeyondDeadline,
     /// Rule 5: without a deadline, the `Retry-After` exceeds the ceiling.
     RetryAfterBeyondCeiling,
+    /// Rule 4: `422 Unprocessable Content` to a call whose idempotency key
+    /// was sent: the key was reused with a different payload
+    /// (draft-ietf-httpapi-idempotency-key-header §2.7). Never retried: the
+    /// same key and payload would be refused again.
+    KeyReused,
     /// Rule 6: the retry budget is spent.
     BudgetExhausted,
     /// The resilience pipeline refused the attempt locally (circuit open,
@@ -197,7 +208,7 @@ pub enum StopReason {
 
 impl StopReason {
     /// Every stop reason.
-    pub const ALL: [StopReason; 14] = [
+    pub const ALL: [StopReason; 15] = [
         StopReason::Succeeded,
         StopReason::AttemptsExhausted,
         StopReason::BodyNotReplayable,
@@ -208,6 +219,7 @@ impl StopReason {
         StopReason::NotIdempotent,
         StopReason::StatusNotRetryable,
         StopReason::StatusNotIdempotent,
+        StopReason::KeyReused,
         StopReason::RetryAfterBeyondDeadline,
         StopReason::RetryAfterBeyondCeiling,
         StopReason::BudgetExhausted,
@@ -227,6 +239,7 @@ impl StopReason {
             StopReason::NotIdempotent => "not_idempotent",
             StopReason::StatusNotRetryable => "status_not_retryable",
             StopReason::StatusNotIdempotent => "status_not_idempotent",
+            StopReason::KeyReused => "idempotency_key_reused",
             StopReason::RetryAfterBeyondDeadline => "retry_after_beyond_deadline",
             StopReason::RetryAfterBeyondCeiling => "retry_after_beyond_ceiling",
             StopReason::BudgetExhausted => "budget_exhausted",
@@ -257,11 +270,17 @@ pub enum RetryReason {
     /// 425 Too Early: the server declined to process a request that might
     /// be replayed (RFC 8470 §5.2).
     TooEarly,
+    /// `409 Conflict` to a call whose idempotency key was sent: a request
+    /// with that key is still being processed
+    /// (draft-ietf-httpapi-idempotency-key-header §2.7). The key makes the
+    /// repeat safe; it waits for `Retry-After` or the backoff, within the
+    /// deadline.
+    KeyInProgress,
 }
 
 impl RetryReason {
     /// Every retry reason.
-    pub const ALL: [RetryReason; 7] = [
+    pub const ALL: [RetryReason; 8] = [
         RetryReason::NotSent,
         RetryReason::NotProcessed,
         RetryReason::SafelyIdempotent,
@@ -269,6 +288,7 @@ impl RetryReason {
         RetryReason::RequestTimeout,
         RetryReason::MisdirectedRequest,
         RetryReason::TooEarly,
+        RetryReason::KeyInProgress,
     ];
 
     /// Stable name (`evident.decision.reason`).
@@ -281,6 +301,7 @@ impl RetryReason {
             RetryReason::RequestTimeout => "request_timeout",
             RetryReason::MisdirectedRequest => "misdirected_request",
             RetryReason::TooEarly => "too_early",
+            RetryReason::KeyInProgress => "idempotency_key_in_progress",
         }
     }
 }
@@ -546,10 +567,48 @@ fn evidence_rule(
     }
 }
 
+/// The meaning of a status answered to a call whose idempotency key was
+/// sent (draft-ietf-httpapi-idempotency-key-header §2.7): `409 Conflict`,
+/// a request with that key is still being processed, retried;
+/// `422 Unprocessable Content`, the key was reused with another payload,
+/// never retried. `None` for every other status, and for every status when
+/// the key was not sent: then 409 and 422 are ordinary answers.
+///
+/// ```
+/// use evident_core::{Idempotency, RetryReason, StopReason, idempotency_key_reply};
+/// use http::StatusCode;
+///
+/// assert_eq!(
+///     idempotency_key_reply(StatusCode::CONFLICT, Idempotency::KeySent),
+///     Some(Ok(RetryReason::KeyInProgress))
+/// );
+/// assert_eq!(
+///     idempotency_key_reply(StatusCode::UNPROCESSABLE_ENTITY, Idempotency::KeySent),
+///     Some(Err(StopReason::KeyReused))
+/// );
+/// assert_eq!(idempotency_key_reply(StatusCode::CONFLICT, Idempotency::Declared), None);
+/// ```
+pub const fn idempotency_key_reply(
+    status: StatusCode,
+    idempotency: Idempotency,
+) -> Option<Result<RetryReason, StopReason>> {
+    if !matches!(idempotency, Idempotency::KeySent) {
+        return None;
+    }
+    match status.as_u16() {
+        409 => Some(Ok(RetryReason::KeyInProgress)),
+        422 => Some(Err(StopReason::KeyReused)),
+        _ => None,
+    }
+}
+
 /// Rule 4.
 fn status_rule(status: StatusCode, idempotency: Idempotency) -> Result<RetryReason, StopReason> {
     if let Some(reason) = status_proves_not_processed(status) {
         return Ok(reason);
+    }
+    if let Some(meaning) = idempotency_key_reply(status, idempotency) {
+        return meaning;
     }
     if !is_retryable_status(status) {
         return Err(StopReason::StatusNotRetryable);

@@ -8,16 +8,17 @@ use std::time::Instant;
 use http::StatusCode;
 
 use super::{
-    BodyReplay, Decision, Idempotency, Outcome, RetryContext, RetryPolicy, is_retryable_status,
-    status_proves_not_processed,
+    BodyReplay, Decision, Idempotency, Outcome, RetryContext, RetryPolicy, idempotency_key_reply,
+    is_retryable_status, status_proves_not_processed,
 };
 use crate::failure::{ExecutionEvidence, FailureCategory};
 
 /// The statuses the table shows: a success, ordinary client errors, the
-/// statuses that prove non-processing (408, 421, 425) and every other
-/// retryable status.
-pub const TABLE_STATUSES: [u16; 13] = [
-    200, 400, 404, 408, 409, 421, 425, 429, 500, 501, 502, 503, 504,
+/// statuses that prove non-processing (408, 421, 425), the idempotency
+/// key's replies (409, 422: their meaning only for a sent key) and every
+/// other retryable status.
+pub const TABLE_STATUSES: [u16; 14] = [
+    200, 400, 404, 408, 409, 421, 422, 425, 429, 500, 501, 502, 503, 504,
 ];
 
 /// One row of the table: a label and the decision for each idempotency in
@@ -82,6 +83,8 @@ impl RetryTable {
                         "{code}{}",
                         if status_proves_not_processed(status).is_some() {
                             " (proves not processed)"
+                        } else if idempotency_key_reply(status, Idempotency::KeySent).is_some() {
+                            " (a reply to a sent key)"
                         } else if is_retryable_status(status) {
                             " (retryable)"
                         } else {

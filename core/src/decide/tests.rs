@@ -142,6 +142,77 @@ fn answered_statuses_do_not_retry_a_non_idempotent_operation() {
     }
 }
 
+/// draft-ietf-httpapi-idempotency-key-header: to a call whose key was
+/// sent, 409 means "a request with this key is in progress" (retry, after
+/// `Retry-After` when given, within the deadline) and 422 means "this key
+/// was reused with another payload" (never retried). Without a sent key
+/// both are ordinary answers.
+#[test]
+fn a_sent_keys_replies_have_their_own_reasons_and_only_for_a_sent_key() {
+    let in_progress = decide(&ctx(Idempotency::KeySent), answered(409, None));
+    assert!(
+        matches!(
+            in_progress,
+            Decision::Retry {
+                reason: RetryReason::KeyInProgress,
+                delay: DelaySource::Backoff,
+                ..
+            }
+        ),
+        "{in_progress:?}"
+    );
+    let waited = decide(
+        &ctx(Idempotency::KeySent),
+        answered(409, Some(Duration::from_secs(2))),
+    );
+    assert_eq!(
+        waited,
+        Decision::Retry {
+            reason: RetryReason::KeyInProgress,
+            after: Duration::from_secs(2),
+            delay: DelaySource::RetryAfter,
+        }
+    );
+    let mut near_deadline = ctx(Idempotency::KeySent);
+    near_deadline.remaining = Some(Duration::from_secs(1));
+    assert_eq!(
+        policy().decide(
+            &near_deadline,
+            &answered(409, Some(Duration::from_secs(2))),
+            Instant::now()
+        ),
+        Decision::Stop(StopReason::RetryAfterBeyondDeadline)
+    );
+    let mut last = ctx(Idempotency::KeySent);
+    last.attempts_made = last.attempts_allowed;
+    assert_eq!(
+        policy().decide(&last, &answered(409, None), Instant::now()),
+        Decision::Stop(StopReason::AttemptsExhausted)
+    );
+    assert_eq!(
+        decide(&ctx(Idempotency::KeySent), answered(422, None)),
+        Decision::Stop(StopReason::KeyReused)
+    );
+    for idem in [
+        Idempotency::None,
+        Idempotency::Declared,
+        Idempotency::KeyNotSent,
+    ] {
+        for code in [409, 422] {
+            assert_eq!(
+                decide(&ctx(idem), answered(code, None)),
+                Decision::Stop(StopReason::StatusNotRetryable),
+                "{code} {idem:?}"
+            );
+        }
+    }
+    // A missing key's 400 is an ordinary answer.
+    assert_eq!(
+        decide(&ctx(Idempotency::KeySent), answered(400, None)),
+        Decision::Stop(StopReason::StatusNotRetryable)
+    );
+}
+
 /// 408, 421 and 425 prove by their RFCs that the request was not processed
 /// (DESIGN.md §4 rule 4): retried whatever the idempotency, each with its
 /// own reason.
