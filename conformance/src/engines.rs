@@ -3,14 +3,88 @@
 //! <engine>`).
 
 use crate::harness::Driver;
+#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
+use crate::harness::KnownGap;
 #[cfg(any(feature = "ureq", feature = "isahc"))]
 use crate::scenario::Capability;
+
+/// What an early-answer race gap says.
+#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
+const EARLY_ANSWER_LOST: &str = "an answer sent while the body was still being written is \
+    sometimes lost to the failed write: the attempt is then a reset while writing the body, \
+    `sent_no_response`, and a POST that declared nothing stops";
+
+/// The early-answer scenarios, with what the server executed in each: the
+/// 413s are not executed, the 200s are.
+#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
+const EARLY_ANSWERS: [(&str, u64); 4] = [
+    ("early_413_then_reset", 0),
+    ("early_200_then_close", 1),
+    ("early_413_then_reset_tls", 0),
+    ("early_200_then_close_tls", 1),
+];
+
+/// The race gap of `scenario`: the answer, or (written from the rules) a
+/// reset while the body is written, ambiguous, and a POST that declared
+/// nothing stops; the server executed `executions` times either way.
+#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
+fn early_answer_race(scenario: &'static str, executions: u64, reason: &'static str) -> KnownGap {
+    use crate::scenario::{Expect, Then};
+    use evident_core::decide::StopReason;
+    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
+    KnownGap::race(
+        scenario,
+        EARLY_ANSWER_LOST,
+        vec![vec![Expect::failed(
+            S::WriteBody,
+            C::ConnectionReset,
+            E::SentNoResponse,
+            Then::Stop(StopReason::NotIdempotent),
+        )]],
+        executions,
+        reason,
+    )
+}
+
+/// Adds the early-answer race gap to `driver` for each scenario in `which`.
+#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
+fn with_early_answer_races(mut driver: Driver, which: &[&str], reason: &'static str) -> Driver {
+    for (scenario, executions) in EARLY_ANSWERS {
+        if which.contains(&scenario) {
+            driver = driver.known_gap(early_answer_race(scenario, executions, reason));
+        }
+    }
+    driver
+}
+
+/// Why the hyper engine sometimes loses an early answer over TLS.
+#[cfg(feature = "hyper")]
+const HYPER_TLS_EARLY_ANSWER: &str = "over plain TCP the engine's counting layer reads the \
+    answer when a write fails and it always wins (measured: 0 losses in 30 runs); over TLS the \
+    same read sometimes finds the connection already reset with no answer left to read (about \
+    3 runs in 8 of early_413_then_reset_tls). The cause is not yet found; until it is, the \
+    TLS scenarios accept either outcome";
+
+/// Why reqwest sometimes loses an early answer.
+#[cfg(feature = "reqwest")]
+const REQWEST_EARLY_ANSWER: &str = "hyper's HTTP/1.1 dispatcher writes again before it learns \
+    that the socket is readable, and the write's error then wins over an answer already \
+    received (about 4 runs in 10). The hyper engine reads the answer at that moment in its \
+    counting layer; reqwest's sealed connection type has no place for one. Closed by hyper \
+    reading before it fails a write, or by reqwest letting a connector layer wrap the I/O";
+
+/// Why isahc sometimes loses an early answer.
+#[cfg(feature = "isahc")]
+const ISAHC_EARLY_ANSWER: &str = "libcurl reports the failed send (curl error 55) when the \
+    reset reaches it before it read the answer, and the adapter cannot read the socket curl \
+    owns (about 2 runs in 10 over TCP, most runs over TLS). Closed by libcurl reading what \
+    arrived before it fails a send";
 
 /// The hyper 1 engine (HTTP/1.1 and HTTP/2).
 #[cfg(feature = "hyper")]
 pub fn hyper() -> Driver {
     use std::sync::Arc;
-    Driver::asynchronous("hyper", |env| {
+    let driver = Driver::asynchronous("hyper", |env| {
         let mut builder = evident_hyper::HyperEngine::builder()
             .root_certificates(env.roots.clone())
             .host_overrides(env.overrides.clone());
@@ -22,7 +96,12 @@ pub fn hyper() -> Driver {
                 .build()
                 .expect("the lab's hyper configuration is valid"),
         )
-    })
+    });
+    with_early_answer_races(
+        driver,
+        &["early_413_then_reset_tls", "early_200_then_close_tls"],
+        HYPER_TLS_EARLY_ANSWER,
+    )
 }
 
 /// The ureq 3 engine (blocking, HTTP/1.1 only).
@@ -92,7 +171,6 @@ const REQWEST_GOAWAY_NO_PROOF: &str = "hyper's HTTP/2 client task hands a remote
 /// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
 #[cfg(feature = "reqwest")]
 pub fn reqwest() -> Driver {
-    use crate::harness::KnownGap;
     use crate::scenario::{Expect, Then};
     use evident_core::decide::StopReason;
     use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
@@ -122,7 +200,7 @@ pub fn reqwest() -> Driver {
             REQWEST_GOAWAY_NO_PROOF,
         )
     };
-    Driver::asynchronous("reqwest", |env| {
+    let driver = Driver::asynchronous("reqwest", |env| {
         let mut builder = evident_reqwest::ReqwestEngine::builder()
             .root_certificates(env.roots.clone())
             .host_overrides(env.overrides.clone());
@@ -147,7 +225,9 @@ pub fn reqwest() -> Driver {
          first frame pull comes after hyper queued the head. A bodyless request has no frame \
          to pull; hyper asks `is_end_stream` before it encodes the head or opens the stream, \
          which can still fail. Closed by reqwest letting a connector layer count the I/O",
-    ))
+    ));
+    let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
+    with_early_answer_races(driver, &all, REQWEST_EARLY_ANSWER)
 }
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
@@ -155,7 +235,7 @@ pub fn reqwest() -> Driver {
 #[cfg(feature = "isahc")]
 pub fn isahc() -> Driver {
     use std::sync::Arc;
-    Driver::asynchronous("isahc", |env| {
+    let driver = Driver::asynchronous("isahc", |env| {
         Arc::new(
             evident_isahc::IsahcEngine::builder()
                 .root_certificates(env.roots.clone())
@@ -185,7 +265,9 @@ pub fn isahc() -> Driver {
          the request body show that it built the head. A connected address shows TCP and \
          TLS were up, not that the head left. Closed by isahc exposing curl's debug or \
          socket callbacks per transfer",
-    ))
+    ));
+    let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
+    with_early_answer_races(driver, &all, ISAHC_EARLY_ANSWER)
 }
 
 /// Every engine this build includes, in matrix column order.

@@ -27,7 +27,7 @@ use http::StatusCode;
 
 mod risky;
 
-use crate::lab::{Http1Behaviour as H1, Http2Behaviour as H2, Reply, TlsFault};
+use crate::lab::{AfterEarlyAnswer, Http1Behaviour as H1, Http2Behaviour as H2, Reply, TlsFault};
 use crate::scenario::{
     AddressFault, Before, BodySpec, CallSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect,
     Fault, Scenario, ServerExpect, Then,
@@ -403,6 +403,70 @@ pub fn scenarios() -> Vec<Scenario> {
                 stop(X::NotIdempotent),
             )],
             0,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
+            "early_413_then_reset",
+            "a 413 sent while the body is still being written, then a reset, is the answer (RFC 9112 §9.6)",
+            h1(vec![
+                H1::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: status(413),
+                    then: AfterEarlyAnswer::Reset,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![Expect::answered(413, stop(X::StatusNotRetryable))],
+            0,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
+            "early_200_then_close",
+            "a 200 sent after executing part-way through the body, then a close, is the call's success",
+            h1(vec![
+                H1::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: ok(),
+                    then: AfterEarlyAnswer::Close,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![succeeded()],
+            1,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
+            "early_413_then_reset_tls",
+            "over TLS, a 413 sent while the body is still being written, then a reset, is the answer",
+            h1_tls(vec![
+                H1::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: status(413),
+                    then: AfterEarlyAnswer::Reset,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![Expect::answered(413, stop(X::StatusNotRetryable))],
+            0,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
+            "early_200_then_close_tls",
+            "over TLS, a 200 sent after executing part-way through the body, then close_notify and a close, is the success",
+            h1_tls(vec![
+                H1::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: ok(),
+                    then: AfterEarlyAnswer::Close,
+                },
+                H1::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![succeeded()],
+            1,
         )
         .client(LARGE_UPLOAD_CLIENT),
         Scenario::one_call(

@@ -487,7 +487,7 @@ mod tests {
         let tracker = Arc::new(Tracker::new(progress.clone()));
         let slot = Arc::new(Slot::default());
         slot.set(Some(tracker));
-        let mut io = CountingIo::new(Vec::new(), slot);
+        let mut io = CountingIo::new(crate::io::tests::WriteOnly::default(), slot);
         use tokio::io::AsyncWriteExt;
         io.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
         progress.seal();
@@ -495,5 +495,53 @@ mod tests {
         assert_eq!(refused.kind(), io::ErrorKind::BrokenPipe);
         assert!(io.flush().await.is_err());
         assert_eq!(progress.snapshot().bytes_written(), 16);
+    }
+
+    /// RFC 9112 §9.6: a server may answer before it read the whole request
+    /// and reset. The peer here makes hyper's losing order certain: its
+    /// answer is seen only once a write failed, so hyper meets the write
+    /// error before it reads. The caller gets the 413, as the answer; before
+    /// the fix the call failed as a reset while writing the body.
+    #[tokio::test]
+    async fn an_answer_that_arrives_while_the_body_is_written_is_the_calls_answer() {
+        use crate::io::tests::AnswersThenResets;
+        // A live socket only for the idle probe; the request goes to the peer.
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let _idle = tokio::spawn(async move { listener.accept().await });
+        let tcp = SharedTcp::new(TcpStream::connect(addr).await.unwrap());
+        let probe = IdleProbe::new(&tcp);
+        let answer = b"HTTP/1.1 413 Payload Too Large\r\ncontent-length: 7\r\nconnection: close\r\n\r\ntoo big";
+        let peer = AnswersThenResets::new(64 * 1024, answer);
+        let conn = H1Conn::handshake_over(peer, probe).await.unwrap();
+        let url = format!("http://{addr}/upload");
+        let engine = HyperEngine::builder().build().unwrap();
+        let origin = Origin::from_uri(&url.parse().unwrap()).unwrap();
+        engine.pool().put_h1(origin, conn);
+        let client = ClientBuilder::new()
+            .policy(
+                RetryPolicy::builder()
+                    .max_attempts(2)
+                    .no_budget()
+                    .build()
+                    .unwrap(),
+            )
+            .pipeline(PipelineConfig::disabled())
+            .build(engine)
+            .unwrap();
+        let request = http::Request::post(&url)
+            .body(Body::from(vec![0u8; 1024 * 1024]))
+            .unwrap();
+        let response = client.execute(request, CallOptions::new()).await.unwrap();
+        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(&response.body()[..], b"too big");
+        let records = evident_core::client::attempts_of(&response);
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert_eq!(records[0].status, Some(413));
+        assert_eq!(records[0].evidence, Some(ExecutionEvidence::Responded));
+        assert_eq!(
+            records[0].decision.stop_reason(),
+            Some(StopReason::StatusNotRetryable)
+        );
     }
 }

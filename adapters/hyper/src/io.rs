@@ -367,6 +367,16 @@ impl Slot {
         }
     }
 
+    /// Whether the request in the slot had its whole head accepted: only
+    /// then can bytes the server sent be its answer.
+    fn head_accepted(&self) -> bool {
+        self.current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|t| t.head_flushed())
+    }
+
     /// Fails when the request in the slot belongs to a sealed attempt.
     fn refuse_if_sealed(&self) -> io::Result<()> {
         match &*self.current.lock().unwrap_or_else(PoisonError::into_inner) {
@@ -376,11 +386,77 @@ impl Slot {
     }
 }
 
+/// The most an early answer read ahead may hold: far more than any
+/// answer's head, and bounded.
+const EARLY_ANSWER_MAX: usize = 64 * 1024;
+
 /// A stream that counts the bytes it accepts for the request in its slot.
+///
+/// # Answers that arrive while the request is still being written
+///
+/// A server may answer before it read the whole request and then close or
+/// reset (RFC 9112 §9.6: a 413, or a 200 after acting on a prefix). The
+/// answer reaches the socket before the reset does, but hyper's dispatcher
+/// writes again before it learns the socket is readable, and the write's
+/// error wins: the caller would be told the upload failed, and a request
+/// the server executed would look unanswered. So when a write (or flush)
+/// fails because the peer closed or reset, after the request's whole head
+/// was accepted (only then can an answer be this request's), the layer
+/// reads what the server sent first. If it sent anything, the write side
+/// is over: the bytes read are served to hyper's next reads, and every
+/// later write is swallowed (reported accepted, never counted, no progress
+/// fact), so hyper goes on to read the answer. If the server sent nothing,
+/// the write error stands. The connection is never reused (its request was
+/// not fully written).
 #[derive(Debug)]
 pub(crate) struct CountingIo<T> {
     inner: T,
     slot: Arc<Slot>,
+    /// Read ahead after the write side broke: served before the stream.
+    early: Vec<u8>,
+    /// The write side broke after the server had answered.
+    write_side_over: bool,
+}
+
+/// Whether a write error means the peer closed or reset the connection.
+fn peer_went_away(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::ConnectionReset
+            | io::ErrorKind::BrokenPipe
+            | io::ErrorKind::ConnectionAborted
+    )
+}
+
+impl<T: AsyncRead + Unpin> CountingIo<T> {
+    /// After a write failed with `error`: reads what the server sent before
+    /// it went away. `true` when it sent something (the write side is then
+    /// over and the error is swallowed).
+    fn read_early_answer(&mut self, cx: &mut Context<'_>, error: &io::Error) -> bool {
+        if !peer_went_away(error) || !self.slot.head_accepted() {
+            return false;
+        }
+        let mut scratch = [0u8; 8 * 1024];
+        while self.early.len() < EARLY_ANSWER_MAX {
+            let mut buf = ReadBuf::new(&mut scratch);
+            match Pin::new(&mut self.inner).poll_read(cx, &mut buf) {
+                Poll::Ready(Ok(())) if !buf.filled().is_empty() => {
+                    self.early.extend_from_slice(buf.filled());
+                }
+                // End of stream, an error (a reset after the answer) or no
+                // more data yet: what was read is all there is for now.
+                _ => break,
+            }
+        }
+        if self.early.is_empty() {
+            return false;
+        }
+        self.write_side_over = true;
+        // hyper may not poll its read side again in this turn: make sure
+        // it does, to find the answer.
+        cx.waker().wake_by_ref();
+        true
+    }
 }
 
 impl<T: AsyncWrite> CountingIo<T> {
@@ -390,7 +466,12 @@ impl<T: AsyncWrite> CountingIo<T> {
     pub(crate) fn new(inner: T, slot: Arc<Slot>) -> Self {
         slot.vectored
             .store(inner.is_write_vectored(), Ordering::Release);
-        CountingIo { inner, slot }
+        CountingIo {
+            inner,
+            slot,
+            early: Vec::new(),
+            write_side_over: false,
+        }
     }
 }
 
@@ -400,23 +481,37 @@ impl<T: AsyncRead + Unpin> AsyncRead for CountingIo<T> {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+        let this = self.get_mut();
+        if !this.early.is_empty() {
+            let n = this.early.len().min(buf.remaining());
+            buf.put_slice(&this.early[..n]);
+            this.early.drain(..n);
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.inner).poll_read(cx, buf)
     }
 }
 
-impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
+impl<T: AsyncRead + AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        if this.write_side_over {
+            return Poll::Ready(Ok(buf.len()));
+        }
         if let Err(e) = this.slot.start_write() {
             return Poll::Ready(Err(e));
         }
         let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
-        if let Poll::Ready(Ok(n)) = polled {
-            this.slot.with(|t| t.wrote(n));
+        match polled {
+            Poll::Ready(Ok(n)) => this.slot.with(|t| t.wrote(n)),
+            Poll::Ready(Err(ref e)) if this.read_early_answer(cx, e) => {
+                return Poll::Ready(Ok(buf.len()));
+            }
+            _ => {}
         }
         polled
     }
@@ -427,18 +522,25 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
+        if this.write_side_over {
+            return Poll::Ready(Ok(bufs.iter().map(|b| b.len()).sum()));
+        }
         if let Err(e) = this.slot.start_write() {
             return Poll::Ready(Err(e));
         }
         let head_end = this.slot.head_bytes_before_body(bufs);
         let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
-        if let Poll::Ready(Ok(n)) = polled {
-            this.slot.with(|t| {
+        match polled {
+            Poll::Ready(Ok(n)) => this.slot.with(|t| {
                 t.wrote(n);
                 if head_end.is_some_and(|head_end| n >= head_end) {
                     t.head_accepted();
                 }
-            });
+            }),
+            Poll::Ready(Err(ref e)) if this.read_early_answer(cx, e) => {
+                return Poll::Ready(Ok(bufs.iter().map(|b| b.len()).sum()));
+            }
+            _ => {}
         }
         polled
     }
@@ -453,12 +555,20 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
         // sealed attempt's connection flushes nothing. It starts no write of
         // its own (hyper flushes an empty buffer too): whatever it moves was
         // accepted by `poll_write`, which recorded the start.
+        if this.write_side_over {
+            // Nothing is moved, and no fact follows from it.
+            return Poll::Ready(Ok(()));
+        }
         if let Err(e) = this.slot.refuse_if_sealed() {
             return Poll::Ready(Err(e));
         }
         let polled = Pin::new(&mut this.inner).poll_flush(cx);
-        if let Poll::Ready(Ok(())) = polled {
-            this.slot.with(Tracker::flushed);
+        match polled {
+            Poll::Ready(Ok(())) => this.slot.with(Tracker::flushed),
+            Poll::Ready(Err(ref e)) if this.read_early_answer(cx, e) => {
+                return Poll::Ready(Ok(()));
+            }
+            _ => {}
         }
         polled
     }
@@ -469,17 +579,53 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use evident_core::AttemptStage;
     use tokio::io::AsyncWriteExt;
 
-    fn counting() -> (CountingIo<Vec<u8>>, Arc<Tracker>, Progress) {
+    /// A stream that takes every write and has nothing to read.
+    #[derive(Default)]
+    pub(crate) struct WriteOnly(pub(crate) Vec<u8>);
+
+    impl AsyncRead for WriteOnly {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            _buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    impl AsyncWrite for WriteOnly {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            Pin::new(&mut self.get_mut().0).poll_write(cx, buf)
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    fn counting() -> (CountingIo<WriteOnly>, Arc<Tracker>, Progress) {
         let progress = Progress::new();
         let tracker = Arc::new(Tracker::new(progress.clone()));
         let slot = Arc::new(Slot::default());
         slot.set(Some(tracker.clone()));
-        (CountingIo::new(Vec::new(), slot), tracker, progress)
+        (
+            CountingIo::new(WriteOnly::default(), slot),
+            tracker,
+            progress,
+        )
     }
 
     #[tokio::test]
@@ -523,6 +669,16 @@ mod tests {
     struct Trickle {
         budget: usize,
         accepted: Vec<u8>,
+    }
+
+    impl AsyncRead for Trickle {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            _buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
     }
 
     impl AsyncWrite for Trickle {
@@ -642,6 +798,147 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(n, head.len() + copy.len());
+        assert!(!progress.snapshot().head_written());
+    }
+
+    /// A peer that takes `limit` bytes, then resets. What it sent before
+    /// the reset (`answer`) becomes readable only once a write failed: as
+    /// when the runtime learns of the answer and the reset together, after
+    /// hyper already decided to write again.
+    pub(crate) struct AnswersThenResets {
+        pub(crate) limit: usize,
+        pub(crate) taken: usize,
+        pub(crate) answer: Vec<u8>,
+        pub(crate) reset_seen: bool,
+    }
+
+    impl AnswersThenResets {
+        pub(crate) fn new(limit: usize, answer: &[u8]) -> Self {
+            AnswersThenResets {
+                limit,
+                taken: 0,
+                answer: answer.to_vec(),
+                reset_seen: false,
+            }
+        }
+    }
+
+    fn reset() -> io::Error {
+        io::Error::from(io::ErrorKind::ConnectionReset)
+    }
+
+    impl AsyncRead for AnswersThenResets {
+        fn poll_read(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            buf: &mut ReadBuf<'_>,
+        ) -> Poll<io::Result<()>> {
+            let this = self.get_mut();
+            if !this.reset_seen {
+                // Not yet known readable; a failing write will reveal it.
+                return Poll::Pending;
+            }
+            if this.answer.is_empty() {
+                return Poll::Ready(Err(reset()));
+            }
+            let n = this.answer.len().min(buf.remaining());
+            buf.put_slice(&this.answer[..n]);
+            this.answer.drain(..n);
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    impl AsyncWrite for AnswersThenResets {
+        fn poll_write(
+            self: Pin<&mut Self>,
+            _cx: &mut Context<'_>,
+            buf: &[u8],
+        ) -> Poll<io::Result<usize>> {
+            let this = self.get_mut();
+            if this.taken >= this.limit {
+                this.reset_seen = true;
+                return Poll::Ready(Err(reset()));
+            }
+            let n = buf.len().min(this.limit - this.taken);
+            this.taken += n;
+            Poll::Ready(Ok(n))
+        }
+
+        fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            if self.reset_seen {
+                Poll::Ready(Err(reset()))
+            } else {
+                Poll::Ready(Ok(()))
+            }
+        }
+
+        fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+            Poll::Ready(Ok(()))
+        }
+    }
+
+    const EARLY_413: &[u8] =
+        b"HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+
+    fn on_resetting_peer(answer: &[u8]) -> (CountingIo<AnswersThenResets>, Arc<Tracker>, Progress) {
+        let progress = Progress::new();
+        let tracker = Arc::new(Tracker::new(progress.clone()));
+        let slot = Arc::new(Slot::default());
+        slot.set(Some(tracker.clone()));
+        let io = CountingIo::new(AnswersThenResets::new(40, answer), slot);
+        tracker.head_encoded();
+        (io, tracker, progress)
+    }
+
+    #[tokio::test]
+    async fn an_answer_sent_before_the_reset_wins_over_the_failed_write() {
+        use tokio::io::AsyncReadExt;
+        let (mut io, _tracker, progress) = on_resetting_peer(EARLY_413);
+        io.write_all(b"POST / HTTP/1.1\r\ncontent-length: 99\r\n\r\n")
+            .await
+            .unwrap();
+        io.flush().await.unwrap();
+        assert!(progress.snapshot().head_written());
+        let counted = progress.snapshot().bytes_written();
+        // The peer reset: the write is swallowed, the answer is read first.
+        io.write_all(&[0u8; 99]).await.unwrap();
+        io.flush().await.unwrap();
+        let mut answer = vec![0u8; EARLY_413.len()];
+        io.read_exact(&mut answer).await.unwrap();
+        assert_eq!(answer, EARLY_413);
+        // Nothing after the break counts as written.
+        let seen = progress.snapshot();
+        assert!(!seen.body_written(), "the body never left whole");
+        assert_eq!(seen.bytes_written(), counted.max(40));
+    }
+
+    #[tokio::test]
+    async fn a_reset_with_nothing_sent_before_it_stays_a_failed_write() {
+        let (mut io, _tracker, progress) = on_resetting_peer(b"");
+        io.write_all(b"POST / HTTP/1.1\r\ncontent-length: 99\r\n\r\n")
+            .await
+            .unwrap();
+        io.flush().await.unwrap();
+        let failed = io.write_all(&[0u8; 99]).await.unwrap_err();
+        assert_eq!(failed.kind(), io::ErrorKind::ConnectionReset);
+        assert!(!progress.snapshot().body_written());
+    }
+
+    #[tokio::test]
+    async fn bytes_before_this_requests_head_was_accepted_are_no_answer_to_it() {
+        // The head itself meets the reset: whatever the peer sent was not
+        // an answer to this request (it never read it whole).
+        let progress = Progress::new();
+        let tracker = Arc::new(Tracker::new(progress.clone()));
+        let slot = Arc::new(Slot::default());
+        slot.set(Some(tracker.clone()));
+        let mut io = CountingIo::new(AnswersThenResets::new(10, EARLY_413), slot);
+        tracker.head_encoded();
+        let failed = io
+            .write_all(b"POST / HTTP/1.1\r\ncontent-length: 99\r\n\r\n")
+            .await
+            .unwrap_err();
+        assert_eq!(failed.kind(), io::ErrorKind::ConnectionReset);
         assert!(!progress.snapshot().head_written());
     }
 }

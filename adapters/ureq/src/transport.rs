@@ -121,6 +121,31 @@ impl Stream {
     }
 }
 
+/// The most an answer read after a failed write may hold: far more than any
+/// answer's head, and bounded.
+const EARLY_ANSWER_MAX: usize = 64 * 1024;
+
+/// Reads plaintext from a TLS connection without writing anything: the
+/// records already received, then what the socket holds (non-blocking, so
+/// `WouldBlock` when nothing more has arrived).
+fn read_plaintext(
+    conn: &mut ClientConnection,
+    sock: &mut CountingSocket,
+    out: &mut [u8],
+) -> io::Result<usize> {
+    loop {
+        match conn.reader().read(out) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+        if conn.read_tls(sock)? == 0 {
+            return Ok(0);
+        }
+        conn.process_new_packets().map_err(io::Error::other)?;
+    }
+}
+
 /// Scans written bytes for the end of the request head.
 #[derive(Debug, Clone, Copy, Default)]
 struct HeadScan {
@@ -165,6 +190,13 @@ struct Binding {
     wrote_after_wait: bool,
     /// Whether the final (non-1xx) response's status line was looked at.
     status_seen: bool,
+    /// The write side broke after the server answered (see
+    /// [`CountingTransport::read_early_answer`]): the body never left
+    /// whole, whatever ureq believes.
+    write_side_over: bool,
+    /// That answer sits in ureq's input, not yet handed over by an
+    /// `await_input`.
+    early_answer_pending: bool,
 }
 
 impl Binding {
@@ -176,6 +208,8 @@ impl Binding {
             waited_for_continue: false,
             wrote_after_wait: false,
             status_seen: false,
+            write_side_over: false,
+            early_answer_pending: false,
         }
     }
 
@@ -197,7 +231,7 @@ impl Binding {
 
     /// Records that ureq is about to read from the connection.
     fn reading(&mut self) {
-        if !self.head.done || self.body_written {
+        if !self.head.done || self.body_written || self.write_side_over {
             return;
         }
         let complete = match self.attempt.body {
@@ -265,6 +299,72 @@ impl CountingTransport {
 
     fn deadline(&self) -> Option<Instant> {
         self.binding.as_ref().and_then(|b| b.attempt.deadline)
+    }
+
+    /// After a write failed with `error`: reads, without blocking, what the
+    /// server sent before it closed or reset, into ureq's input. `true` when
+    /// it sent something: the write side is then over (later writes are
+    /// swallowed, never counted, and no "body written" follows) and ureq
+    /// reads that answer as the call's (RFC 9112 §9.6 lets a server answer
+    /// before it read the whole request, then close). Only once this
+    /// request's whole head was accepted can bytes be its answer; with
+    /// nothing sent, the write error stands.
+    fn read_early_answer(&mut self, error: &ureq::Error) -> bool {
+        let went_away = matches!(
+            error,
+            ureq::Error::Io(e) if matches!(
+                e.kind(),
+                io::ErrorKind::ConnectionReset
+                    | io::ErrorKind::BrokenPipe
+                    | io::ErrorKind::ConnectionAborted
+            )
+        );
+        let Some(binding) = &self.binding else {
+            return false;
+        };
+        if !went_away || !binding.head.done {
+            return false;
+        }
+        if self.stream.tcp().set_nonblocking(true).is_err() {
+            return false;
+        }
+        let mut read = 0;
+        while read < EARLY_ANSWER_MAX {
+            let input = self.buffers.input_append_buf();
+            if input.is_empty() {
+                break;
+            }
+            let result = match &mut self.stream {
+                Stream::Tcp(tcp) => tcp.read(input),
+                // Not through the stream's `read`: it first tries to write
+                // the TLS records the failed write left, which fails again.
+                Stream::Tls(tls) => read_plaintext(&mut tls.conn, &mut tls.sock, input),
+                #[cfg(test)]
+                Stream::Gated(gated) => gated.tcp.read(input),
+            };
+            match result {
+                Ok(n) if n > 0 => {
+                    self.buffers.input_appended(n);
+                    read += n;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // End of stream, the reset after the answer, or nothing more
+                // yet: what was read is all there is.
+                _ => break,
+            }
+        }
+        let _ = self.stream.tcp().set_nonblocking(false);
+        if read == 0 {
+            return false;
+        }
+        if let Some(b) = &mut self.binding {
+            b.write_side_over = true;
+            b.early_answer_pending = true;
+            if !b.status_seen {
+                b.status_seen = see_status(self.buffers.input(), &b.attempt);
+            }
+        }
+        true
     }
 
     /// Writes `amount` bytes of the output buffer, counting them.
@@ -479,6 +579,10 @@ impl Transport for CountingTransport {
 
     fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
         self.bind_current();
+        if self.binding.as_ref().is_some_and(|b| b.write_side_over) {
+            // The server answered and went away: swallowed, never counted.
+            return Ok(());
+        }
         if let Some(b) = &self.binding
             && b.attempt.progress.is_sealed()
         {
@@ -493,22 +597,35 @@ impl Transport for CountingTransport {
         fit_timeout(&mut self.write_timeout, budget, ahead, |t| {
             tcp.set_write_timeout(t)
         })?;
-        self.write_out(amount, budget)
+        match self.write_out(amount, budget) {
+            Err(e) if self.read_early_answer(&e) => Ok(()),
+            written => written,
+        }
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
         if let Some(b) = &mut self.binding {
             b.reading();
+            if std::mem::take(&mut b.early_answer_pending) {
+                // The answer read after the failed write is this wait's input.
+                return Ok(true);
+            }
         }
         let mut budget = Budget::new(timeout.for_read(), self.deadline())?;
         let tcp = self.stream.tcp();
         fit_timeout(&mut self.read_timeout, budget, true, |t| {
             tcp.set_read_timeout(t)
         })?;
+        let write_side_over = self.binding.as_ref().is_some_and(|b| b.write_side_over);
         let input = self.buffers.input_append_buf();
         let amount = loop {
             let result = match &mut self.stream {
                 Stream::Tcp(tcp) => tcp.read(input),
+                // The write side broke: reading must not try to write the
+                // records the failed write left (it would fail again).
+                Stream::Tls(tls) if write_side_over => {
+                    read_plaintext(&mut tls.conn, &mut tls.sock, input)
+                }
                 Stream::Tls(tls) => tls.read(input),
                 #[cfg(test)]
                 Stream::Gated(gated) => gated.tcp.read(input),

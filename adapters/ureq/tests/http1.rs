@@ -500,3 +500,46 @@ fn response_bodies_arrive_whole_whatever_their_length_and_framing() {
         );
     }
 }
+
+/// RFC 9112 §9.6: a server may answer before it read the whole request and
+/// then reset. ureq writes the whole body before it reads, so the reset
+/// failed the write and the answer was never read: the caller was told its
+/// upload failed, although the server had answered (and for a 200, acted).
+/// The answer sent before the reset is the call's answer.
+#[test]
+fn an_answer_sent_while_the_body_is_written_is_the_answer_even_after_a_reset() {
+    let (listener, addr) = listen();
+    let server = std::thread::spawn(move || {
+        let (mut tcp, _) = listener.accept().unwrap();
+        // The head and the first 64 KiB of the body, then the answer.
+        let mut seen = 0;
+        let mut scratch = [0u8; 16 * 1024];
+        while seen < 64 * 1024 {
+            let n = tcp.read(&mut scratch).unwrap();
+            assert!(n > 0, "the client stopped sending");
+            seen += n;
+        }
+        tcp.write_all(b"HTTP/1.1 413 Payload Too Large\r\ncontent-length: 7\r\nconnection: close\r\n\r\ntoo big")
+            .unwrap();
+        // A reset with the rest of the body unread (SO_LINGER 0).
+        socket2::SockRef::from(&tcp)
+            .set_linger(Some(Duration::ZERO))
+            .unwrap();
+        drop(tcp);
+    });
+    let body = Bytes::from(vec![0u8; 16 * 1024 * 1024]);
+    let request = http::Request::post(format!("http://{addr}/upload"))
+        .body(BlockingAttemptBody::Full(body))
+        .unwrap();
+    let attempt = attempt();
+    let (status, answer) = fetch(&engine(), request, &attempt).expect("the early answer");
+    server.join().unwrap();
+    assert_eq!(status, 413);
+    assert_eq!(&answer[..], b"too big");
+    let seen = attempt.progress().snapshot();
+    assert!(seen.head_received());
+    assert!(
+        seen.bytes_written() < 16 * 1024 * 1024,
+        "the body never left whole"
+    );
+}

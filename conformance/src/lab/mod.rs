@@ -59,7 +59,7 @@ mod tcp;
 mod tls;
 
 pub use addr::{RefusedPort, loopback_v4, refused_addr, refused_addr_on, shared_free_port};
-pub use http1::{Http1Behaviour, Http1Server};
+pub use http1::{AfterEarlyAnswer, Http1Behaviour, Http1Server};
 pub use http2::{Http2Behaviour, Http2Server};
 pub use ledger::{
     Disposition, IDEMPOTENCY_KEY_HEADER, Ledger, LedgerSnapshot, NO_REQUEST_ID, REPLAY_HEADER,

@@ -101,6 +101,32 @@ pub enum Http1Behaviour {
         /// Body bytes read before the server stops reading.
         after_bytes: usize,
     },
+    /// Read the head and `after_bytes` raw body bytes, answer with `reply`
+    /// while the client is still sending (RFC 9112 §9.6 lets a server
+    /// answer before it read the whole request and close), then end the
+    /// connection as `then` says. Counts as an execution as
+    /// [`Reply::counts_as_execution`] says (a 413 does not, a 200 does).
+    /// Give the client a body of several megabytes.
+    AnswerMidBody {
+        /// Body bytes read before answering.
+        after_bytes: usize,
+        /// The early answer.
+        reply: Reply,
+        /// How the connection ends after it.
+        then: AfterEarlyAnswer,
+    },
+}
+
+/// How a server that answered early ends the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AfterEarlyAnswer {
+    /// Close: TLS close_notify (if TLS) and FIN, then the socket is closed
+    /// with the client's unread body in it, which the kernel turns into a
+    /// RST, as a server that does not linger does.
+    Close,
+    /// Reset at once (RST, SO_LINGER 0).
+    Reset,
 }
 
 impl Http1Behaviour {

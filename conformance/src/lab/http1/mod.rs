@@ -16,7 +16,7 @@ use std::time::Duration;
 use rustls::ServerConfig;
 use tokio::net::TcpStream;
 
-pub use behaviour::Http1Behaviour;
+pub use behaviour::{AfterEarlyAnswer, Http1Behaviour};
 use wire::{Framing, Head, Persistence, Wire, encode_head, encode_reply};
 
 use super::conn::Conn;
@@ -254,6 +254,30 @@ async fn act(
         wire.conn.reset();
         return Ok(Next::Done);
     }
+    if let Http1Behaviour::AnswerMidBody {
+        after_bytes,
+        reply,
+        then,
+    } = behaviour
+    {
+        let limit = match head.framing {
+            Framing::Empty => 0,
+            Framing::Length(n) => n.min(*after_bytes as u64),
+            Framing::Chunked => *after_bytes as u64,
+        };
+        wire.discard_raw(limit).await?;
+        if reply.counts_as_execution() {
+            ledger.execute(index, reply.status().as_u16());
+        }
+        // The answer says it closes: the client must not expect more.
+        let bytes = encode_reply(reply, Persistence::Close, head.method == "HEAD");
+        wire.send(&bytes).await?;
+        match then {
+            AfterEarlyAnswer::Close => wire.conn.close().await,
+            AfterEarlyAnswer::Reset => wire.conn.reset(),
+        }
+        return Ok(Next::Done);
+    }
     wire.read_body(head).await?;
     match behaviour {
         Http1Behaviour::Respond(reply) => {
@@ -361,7 +385,8 @@ async fn act(
             Ok(Next::Done)
         }
         Http1Behaviour::CloseDuringRequestBody { .. }
-        | Http1Behaviour::StopReadingMidBody { .. } => Ok(Next::Done),
+        | Http1Behaviour::StopReadingMidBody { .. }
+        | Http1Behaviour::AnswerMidBody { .. } => Ok(Next::Done),
     }
 }
 
