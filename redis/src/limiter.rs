@@ -220,6 +220,101 @@ struct LeaseState {
     next_token_at: Option<Instant>,
 }
 
+/// A refill timer as it was set: when, and how many tokens had been
+/// taken from leases then (the pace since is measured from it).
+#[derive(Debug, Clone, Copy)]
+struct TimerSet {
+    at: Instant,
+    taken: u64,
+}
+
+/// What a refill timer does when it fires.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TimerFired {
+    /// The lease is down to `lease` tokens: fetch the next one now (the
+    /// refill is marked in flight).
+    Refill,
+    /// The timer came early (the pace slowed, or it was set early on
+    /// purpose): wait this much more, the time the lease needs at the pace
+    /// since the timer was set to get down to `lease` tokens.
+    WaitAgain(Duration),
+    /// Nothing to do: a refill is already in flight, nothing was spent
+    /// since the timer was set, or the lease would expire first. The call
+    /// that reaches the refill mark asks.
+    Stop,
+}
+
+impl LeaseState {
+    /// Hands one leased token to a call (there must be one), and says
+    /// whether that call must start the next lease itself: the lease is
+    /// down to the refill mark, `lease / 2` tokens, and no refill (the
+    /// timer's, normally) is in flight.
+    fn take(&mut self, lease: u32) -> bool {
+        self.tokens -= 1;
+        self.taken += 1;
+        let refill = lease > NO_LEASE && !self.refilling && self.tokens <= u64::from(lease / 2);
+        self.refilling |= refill;
+        refill
+    }
+
+    /// When the fleet's thread should fetch the next lease by itself, as a
+    /// lease arrives at `now`: when the lease, spent at the pace it was
+    /// spent since the last one arrived, is down to `lease` tokens (half
+    /// way to the refill mark a call acts on), less the timer's resolution
+    /// so that a late timer still comes first. Waking the fleet's thread
+    /// from a call costs that call a system call and often a context
+    /// switch (tens of microseconds on a busy machine); a timer on the
+    /// fleet's own thread costs no call anything, so at a steady pace no
+    /// call wakes it. `None` when the pace is unknown or the lease would
+    /// expire first.
+    fn next_refill(&mut self, now: Instant, lease: u32, lifetime: Duration) -> Option<Duration> {
+        let previous = self.paced_from.replace((now, self.taken));
+        let (at, taken) = previous?;
+        let delay = self
+            .time_to_refill(now.saturating_duration_since(at), taken, lease)?
+            .saturating_sub(TIMER_RESOLUTION);
+        (delay < lifetime).then_some(delay)
+    }
+
+    /// A refill timer set as `set` fired at `now`. One that fired early
+    /// (the pace slowed) waits again for as long as the lease, spent at the
+    /// pace since it was set, needs to get down to `lease` tokens: a timer
+    /// that gave up instead would leave the next refill to a call.
+    fn refill_timer_fired(
+        &mut self,
+        now: Instant,
+        set: TimerSet,
+        lease: u32,
+        lifetime: Duration,
+    ) -> TimerFired {
+        if self.refilling {
+            return TimerFired::Stop;
+        }
+        if self.tokens <= u64::from(lease) {
+            self.refilling = true;
+            return TimerFired::Refill;
+        }
+        match self.time_to_refill(now.saturating_duration_since(set.at), set.taken, lease) {
+            Some(again) if again < lifetime => TimerFired::WaitAgain(again),
+            _ => TimerFired::Stop,
+        }
+    }
+
+    /// How long until the lease is down to `lease` tokens, at the pace of
+    /// the `elapsed` since `taken` tokens had been taken; `None` when
+    /// nothing was spent or no time passed.
+    fn time_to_refill(&self, elapsed: Duration, taken: u64, lease: u32) -> Option<Duration> {
+        let spent = self.taken.saturating_sub(taken);
+        if spent == 0 || elapsed.is_zero() {
+            return None;
+        }
+        let above_due = self.tokens.saturating_sub(u64::from(lease)) as f64;
+        Some(Duration::from_secs_f64(
+            above_due * elapsed.as_secs_f64() / spent as f64,
+        ))
+    }
+}
+
 /// The script's answer: tokens granted, wait before the first (µs), and
 /// when none was granted, time until one would be (µs).
 type TakeReply = (u64, u64, u64);
@@ -285,15 +380,8 @@ impl SharedRateLimiter {
             self.end_lease(&mut state);
         }
         if state.tokens > 0 {
-            state.tokens -= 1;
-            state.taken += 1;
+            let refill = state.take(self.lease);
             let generation = state.generation;
-            let refill = self.lease > NO_LEASE
-                && !state.refilling
-                && state.tokens <= u64::from(self.lease / 2);
-            if refill {
-                state.refilling = true;
-            }
             drop(state);
             if refill {
                 self.refill_in_background();
@@ -423,7 +511,7 @@ impl SharedRateLimiter {
             match outcome {
                 Ok((granted, _, _)) if granted >= 1 => {
                     me.add_to_lease(&mut state, granted);
-                    let next = me.next_refill(&mut state);
+                    let next = state.next_refill(me.clock.now(), me.lease, me.lease_lifetime);
                     drop(state);
                     if let Some(delay) = next {
                         me.schedule_refill(delay);
@@ -438,66 +526,28 @@ impl SharedRateLimiter {
         });
     }
 
-    /// When the fleet's thread should fetch the next lease by itself: when
-    /// the lease, spent at the pace it was spent since the last one
-    /// arrived, is down to `lease` tokens (half way to the refill mark a
-    /// call acts on), less the timer's resolution so that a late timer
-    /// still comes first. Waking the fleet's thread from a call costs that
-    /// call a system call and often a context switch (tens of microseconds
-    /// on a busy machine); a timer on the fleet's own thread costs no call
-    /// anything, so at a steady pace no call wakes it. `None` when the
-    /// pace is unknown or the lease would expire first.
-    fn next_refill(&self, state: &mut LeaseState) -> Option<Duration> {
-        let now = self.clock.now();
-        let previous = state.paced_from.replace((now, state.taken));
-        let (at, taken) = previous?;
-        let elapsed = now.saturating_duration_since(at).as_secs_f64();
-        let spent = state.taken.saturating_sub(taken) as f64;
-        if elapsed <= 0.0 || spent <= 0.0 {
-            return None;
-        }
-        let above_due = state.tokens.saturating_sub(u64::from(self.lease)) as f64;
-        let delay =
-            Duration::from_secs_f64(above_due / (spent / elapsed)).saturating_sub(TIMER_RESOLUTION);
-        (delay < self.lease_lifetime).then_some(delay)
-    }
-
     /// Fetches the next lease after `delay`, from the fleet's thread, once
-    /// the lease is down to `lease` tokens. A timer that fired early (the
-    /// pace slowed) waits again for as long as the lease, spent at the
-    /// pace since it was set, needs to get there; one that finds nothing
-    /// spent stops, and the call that reaches the refill mark asks.
+    /// the lease is down to `lease` tokens (see
+    /// [`LeaseState::refill_timer_fired`]).
     fn schedule_refill(&self, delay: Duration) {
         let me = self.me.clone();
-        let set = (self.clock.now(), self.lock().taken);
+        let set = TimerSet {
+            at: self.clock.now(),
+            taken: self.lock().taken,
+        };
         self.link().spawn(async move {
             tokio::time::sleep(delay).await;
             let Some(me) = me.upgrade() else { return };
-            let next = {
-                let mut state = me.lock();
-                if state.refilling || !me.link().is_shared() {
-                    return;
-                }
-                if state.tokens <= u64::from(me.lease) {
-                    state.refilling = true;
-                    None
-                } else {
-                    let elapsed = me.clock.now().saturating_duration_since(set.0);
-                    let spent = state.taken.saturating_sub(set.1) as f64;
-                    if spent <= 0.0 || elapsed.is_zero() {
-                        return;
-                    }
-                    let above_due = state.tokens.saturating_sub(u64::from(me.lease)) as f64;
-                    let again = Duration::from_secs_f64(above_due * elapsed.as_secs_f64() / spent);
-                    if again >= me.lease_lifetime {
-                        return;
-                    }
-                    Some(again)
-                }
-            };
-            match next {
-                None => me.refill_in_background(),
-                Some(again) => me.schedule_refill(again),
+            if !me.link().is_shared() {
+                return;
+            }
+            let fired =
+                me.lock()
+                    .refill_timer_fired(me.clock.now(), set, me.lease, me.lease_lifetime);
+            match fired {
+                TimerFired::Refill => me.refill_in_background(),
+                TimerFired::WaitAgain(again) => me.schedule_refill(again),
+                TimerFired::Stop => {}
             }
         });
     }
