@@ -675,3 +675,252 @@ impl RateLimit for SharedRateLimiter {
         metrics
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The refill timing, driven by a simulated clock: a lease spent at a
+    //! steady pace, refill timers that fire late as tokio's do, and Redis
+    //! answering after a fixed round trip. Nothing sleeps; every instant is
+    //! computed.
+
+    use super::*;
+
+    const LEASE: u32 = 20;
+    const LIFETIME: Duration = DEFAULT_LEASE_LIFETIME;
+
+    fn ms(ms: f64) -> Duration {
+        Duration::from_secs_f64(ms / 1e3)
+    }
+
+    /// Close enough for durations computed in floating point.
+    fn assert_near(actual: Duration, expected: Duration) {
+        let error = actual.abs_diff(expected);
+        assert!(
+            error < Duration::from_nanos(10),
+            "{actual:?}, expected {expected:?}"
+        );
+    }
+
+    #[test]
+    fn the_first_refill_timer_is_set_a_timer_resolution_before_the_lease_is_down_to_k() {
+        let start = Instant::now();
+        // The last lease arrived 2.5 ms ago; 20 tokens spent since: 8 a
+        // millisecond. 40 left, so 20 more (2.5 ms) bring it down to k.
+        let mut state = LeaseState {
+            tokens: 40,
+            taken: 20,
+            paced_from: Some((start, 0)),
+            ..LeaseState::default()
+        };
+        let now = start + ms(2.5);
+        let delay = state
+            .next_refill(now, LEASE, LIFETIME)
+            .expect("a known pace");
+        assert_near(delay, ms(2.5) - TIMER_RESOLUTION);
+        assert_eq!(state.paced_from, Some((now, 20)), "the pace restarts here");
+    }
+
+    #[test]
+    fn no_refill_timer_is_set_while_the_pace_is_unknown_or_the_lease_would_expire_first() {
+        let start = Instant::now();
+        let mut first = LeaseState {
+            tokens: 40,
+            ..LeaseState::default()
+        };
+        assert_eq!(first.next_refill(start, LEASE, LIFETIME), None);
+        // One token in 100 ms: 20 more would take two seconds.
+        let mut slow = LeaseState {
+            tokens: 40,
+            taken: 1,
+            paced_from: Some((start, 0)),
+            ..LeaseState::default()
+        };
+        assert_eq!(slow.next_refill(start + ms(100.0), LEASE, LIFETIME), None);
+    }
+
+    #[test]
+    fn a_refill_timer_that_fires_early_sets_itself_again_for_the_rest_of_the_way() {
+        let set_at = Instant::now();
+        let set = TimerSet {
+            at: set_at,
+            taken: 100,
+        };
+        // 12 tokens in the 1.5 ms since it was set (8 a millisecond), 28
+        // left: 8 more, 1 ms, to go down to k.
+        let mut state = LeaseState {
+            tokens: 28,
+            taken: 112,
+            ..LeaseState::default()
+        };
+        match state.refill_timer_fired(set_at + ms(1.5), set, LEASE, LIFETIME) {
+            TimerFired::WaitAgain(again) => assert_near(again, ms(1.0)),
+            other => panic!("an early timer must set itself again, not {other:?}"),
+        }
+        assert!(!state.refilling, "no refill before the lease is down to k");
+    }
+
+    #[test]
+    fn a_refill_timer_refills_once_the_lease_is_down_to_k_and_only_if_none_is_in_flight() {
+        let set_at = Instant::now();
+        let set = TimerSet {
+            at: set_at,
+            taken: 100,
+        };
+        let mut state = LeaseState {
+            tokens: u64::from(LEASE),
+            taken: 120,
+            ..LeaseState::default()
+        };
+        let at = set_at + ms(2.5);
+        assert_eq!(
+            state.refill_timer_fired(at, set, LEASE, LIFETIME),
+            TimerFired::Refill
+        );
+        assert!(state.refilling);
+        assert_eq!(
+            state.refill_timer_fired(at, set, LEASE, LIFETIME),
+            TimerFired::Stop,
+            "a refill is in flight"
+        );
+        let mut idle = LeaseState {
+            tokens: 30,
+            taken: 100,
+            ..LeaseState::default()
+        };
+        assert_eq!(
+            idle.refill_timer_fired(at, set, LEASE, LIFETIME),
+            TimerFired::Stop,
+            "nothing spent since the timer was set: the pace is unknown"
+        );
+    }
+
+    /// When a timer due at `due` (ns since the simulation began) fires.
+    #[derive(Debug, Clone, Copy)]
+    enum Timer {
+        /// Always this late.
+        Late(Duration),
+        /// At the next whole millisecond, as tokio's timer wheel does.
+        NextMillisecond,
+    }
+
+    impl Timer {
+        fn fires(self, due: Duration) -> Duration {
+            match self {
+                Timer::Late(late) => due + late,
+                Timer::NextMillisecond => {
+                    Duration::from_millis(due.as_nanos().div_ceil(1_000_000) as u64)
+                }
+            }
+        }
+    }
+
+    /// Who started the refills of a simulated run.
+    #[derive(Debug, Default)]
+    struct Refills {
+        by_timer: u32,
+        by_call: u32,
+        /// Calls that found the lease empty (they would wait for Redis).
+        found_empty: u32,
+    }
+
+    /// `calls` calls one `every` apart spend leases of [`LEASE`] tokens,
+    /// with `timer` for the fleet's timers and `round_trip` for Redis'
+    /// answer, driving the lease state as the limiter does (a call's
+    /// `take`, `next_refill` as a lease arrives, `refill_timer_fired` as a
+    /// timer fires). Counts who started each refill once `warm_up` leases
+    /// have arrived (the pace is unknown until one has been spent). The
+    /// first lease holds `LEASE` tokens, as the first synchronous ask
+    /// leaves; lease expiry, which ends a lease rather than refilling it,
+    /// is not simulated (the run is shorter than a lifetime per lease).
+    fn simulate(calls: u32, every: Duration, timer: Timer, round_trip: Duration) -> Refills {
+        let start = Instant::now();
+        let warm_up = 3;
+        let mut state = LeaseState {
+            tokens: u64::from(LEASE),
+            ..LeaseState::default()
+        };
+        let mut refills = Refills::default();
+        let mut arrivals = 0;
+        let mut arrival: Option<Duration> = None;
+        let mut armed: Option<(Duration, TimerSet)> = None;
+        let mut call = 0;
+        // At equal instants a call goes first: the timer must win by
+        // being early, not by a tie.
+        while call < calls {
+            let next_call = every * call + every / 2;
+            let next_timer = armed.map_or(Duration::MAX, |(at, _)| at);
+            let next_arrival = arrival.unwrap_or(Duration::MAX);
+            let counting = arrivals >= warm_up;
+            if next_call <= next_timer && next_call <= next_arrival {
+                call += 1;
+                if state.tokens == 0 {
+                    refills.found_empty += u32::from(counting);
+                    continue;
+                }
+                if state.take(LEASE) {
+                    refills.by_call += u32::from(counting);
+                    arrival = Some(next_call + round_trip);
+                }
+            } else if next_arrival <= next_timer {
+                arrival = None;
+                arrivals += 1;
+                state.refilling = false;
+                state.tokens += u64::from(LEASE);
+                let now = start + next_arrival;
+                armed = state.next_refill(now, LEASE, LIFETIME).map(|delay| {
+                    let set = TimerSet {
+                        at: now,
+                        taken: state.taken,
+                    };
+                    (timer.fires(next_arrival + delay), set)
+                });
+            } else {
+                let (_, set) = armed.take().expect("a timer is armed");
+                match state.refill_timer_fired(start + next_timer, set, LEASE, LIFETIME) {
+                    TimerFired::Refill => {
+                        refills.by_timer += u32::from(counting);
+                        arrival = Some(next_timer + round_trip);
+                    }
+                    TimerFired::WaitAgain(again) => {
+                        let set = TimerSet {
+                            at: start + next_timer,
+                            taken: state.taken,
+                        };
+                        armed = Some((timer.fires(next_timer + again), set));
+                    }
+                    TimerFired::Stop => {}
+                }
+            }
+        }
+        refills
+    }
+
+    /// The fix of 722f9a0: the timer fired after the refill mark (tokio's
+    /// timer is up to 1 ms late), and a timer that fired early set no new
+    /// one, so calls started refills and waited on the fleet's thread.
+    /// At 8 calls a millisecond half a lease (10 tokens, 1.25 ms) lasts
+    /// longer than a timer can be late plus a round trip, so the timer
+    /// must start every refill, however late it fires within its
+    /// resolution.
+    #[test]
+    fn at_a_steady_pace_the_timer_starts_every_refill_however_late_within_its_resolution() {
+        let every = Duration::from_micros(125);
+        let round_trip = Duration::from_micros(100);
+        let calls = 2_000;
+        let timers = [
+            Timer::Late(Duration::ZERO),
+            Timer::Late(Duration::from_micros(250)),
+            Timer::Late(Duration::from_micros(500)),
+            Timer::Late(Duration::from_micros(750)),
+            Timer::Late(TIMER_RESOLUTION),
+            Timer::NextMillisecond,
+        ];
+        for timer in timers {
+            let refills = simulate(calls, every, timer, round_trip);
+            // 2,000 calls spend about 100 leases of 20.
+            assert!(refills.by_timer >= 90, "{timer:?}: {refills:?}");
+            assert_eq!(refills.by_call, 0, "{timer:?}: {refills:?}");
+            assert_eq!(refills.found_empty, 0, "{timer:?}: {refills:?}");
+        }
+    }
+}
