@@ -24,7 +24,8 @@
 //! on loopback that is a redis-rs round trip (p50 about 60 µs on a small
 //! VM) plus a hop to the fleet's thread and back (about 40 µs more).
 //! **Callers that care about latency should lease**: with a lease, an
-//! admission is local (well under 5 µs at p99 in `fleet_bench`).
+//! admission is local (well under 5 µs at p99 in evident-bench's `fleet`
+//! run).
 //!
 //! With a lease of `k` ([`SharedRateLimits::lease`]) a process takes up to
 //! `k` tokens in one call and spends them locally, fetching the next lease in the background
