@@ -34,6 +34,10 @@
 //! answer only 503, or refuse connections, with receipts and time per call
 //! for every client.
 //!
+//! [`fleet`] measures what sharing a rate limit and a retry budget through
+//! Redis (evident-redis) adds to a call, against a `redis-server` it
+//! starts: `cargo run -p evident-bench --release --bin fleet`.
+//!
 //! Every client gets the same idle pool per origin, so rows differ by their
 //! code and not by their pool defaults. Each case builds its clients afresh
 //! and drops each family's once it is measured (see [`run::run`]).
@@ -44,6 +48,7 @@
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 
 pub mod clients;
+pub mod fleet;
 pub mod measure;
 pub mod outage;
 pub mod reload;

@@ -3,6 +3,7 @@
 use std::fmt::Write;
 
 use crate::clients::{Declaration, Role};
+use crate::fleet::FleetReport;
 use crate::outage::OutageResult;
 use crate::run::Case;
 
@@ -195,6 +196,79 @@ pub fn outages(results: &[OutageResult], budget_note: &str) -> String {
             r.sample.succeeded,
         );
     }
+    out
+}
+
+/// The fleet table: each variant's latency, and what it adds over its
+/// local counterpart in latency and CPU, with its Redis round trips per
+/// call, beside issue 20's goals, each marked met or missed.
+pub fn fleet(report: &FleetReport) -> String {
+    let micros = |d: std::time::Duration| d.as_secs_f64() * 1e6;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "### A fleet of clients: what sharing through Redis adds to a call\n\n\
+         {} paired rounds × {} calls per variant, one at a time, {:?} apart, on loopback; \
+         redis-server {}\n",
+        report.plan.rounds,
+        report.plan.calls,
+        crate::fleet::PACE,
+        report.server
+    );
+    out.push_str(
+        "| what | p50 | p99 | added p50 | added p99 | added CPU per call | round trips per call | goal |\n\
+         |---|---:|---:|---:|---:|---:|---:|---|\n",
+    );
+    let mark = |met: bool| if met { "met" } else { "missed" };
+    for result in &report.results {
+        let base = &report.results[result.baseline];
+        let added = |p: f64| result.percentile(p).saturating_sub(base.percentile(p));
+        let mut goals = Vec::new();
+        if let Some(most) = result.goal.round_trips {
+            let per_call = result.round_trips_per_call();
+            goals.push(format!("≤ {most} trips: {}", mark(per_call <= most)));
+        }
+        if let Some(most) = result.goal.added_p99 {
+            goals.push(format!(
+                "≤ {:.0} µs p99: {}",
+                micros(most),
+                mark(added(0.99) <= most)
+            ));
+        }
+        let goal = if std::ptr::eq(result, base) {
+            "baseline".to_string()
+        } else if goals.is_empty() {
+            "–".to_string()
+        } else {
+            goals.join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {:.1} µs | {:.1} µs | {:.1} µs | {:.1} µs | {:.2} µs | {:.4} | {} |",
+            result.name,
+            micros(result.percentile(0.50)),
+            micros(result.percentile(0.99)),
+            micros(added(0.50)),
+            micros(added(0.99)),
+            result.cpu_us_per_call() - base.cpu_us_per_call(),
+            result.round_trips_per_call(),
+            goal,
+        );
+    }
+    let metrics = &report.metrics;
+    let _ = writeln!(
+        out,
+        "\nfleet: {} at the end; {} round trips, {} deadline overruns, {} errors, {} fallbacks",
+        if report.shared_at_end {
+            "shared"
+        } else {
+            "local (the shared rows include local calls)"
+        },
+        metrics.round_trips,
+        metrics.deadline_overruns,
+        metrics.errors,
+        metrics.fallbacks,
+    );
     out
 }
 

@@ -24,7 +24,8 @@
 //! on loopback that is a redis-rs round trip (p50 about 60 µs on a small
 //! VM) plus a hop to the fleet's thread and back (about 40 µs more).
 //! **Callers that care about latency should lease**: with a lease, an
-//! admission is local (well under 5 µs at p99 in `fleet_bench`).
+//! admission is local (well under 5 µs at p99 in evident-bench's `fleet`
+//! run).
 //!
 //! With a lease of `k` ([`SharedRateLimits::lease`]) a process takes up to
 //! `k` tokens in one call and spends them locally, fetching the next lease in the background
@@ -220,6 +221,101 @@ struct LeaseState {
     next_token_at: Option<Instant>,
 }
 
+/// A refill timer as it was set: when, and how many tokens had been
+/// taken from leases then (the pace since is measured from it).
+#[derive(Debug, Clone, Copy)]
+struct TimerSet {
+    at: Instant,
+    taken: u64,
+}
+
+/// What a refill timer does when it fires.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum TimerFired {
+    /// The lease is down to `lease` tokens: fetch the next one now (the
+    /// refill is marked in flight).
+    Refill,
+    /// The timer came early (the pace slowed, or it was set early on
+    /// purpose): wait this much more, the time the lease needs at the pace
+    /// since the timer was set to get down to `lease` tokens.
+    WaitAgain(Duration),
+    /// Nothing to do: a refill is already in flight, nothing was spent
+    /// since the timer was set, or the lease would expire first. The call
+    /// that reaches the refill mark asks.
+    Stop,
+}
+
+impl LeaseState {
+    /// Hands one leased token to a call (there must be one), and says
+    /// whether that call must start the next lease itself: the lease is
+    /// down to the refill mark, `lease / 2` tokens, and no refill (the
+    /// timer's, normally) is in flight.
+    fn take(&mut self, lease: u32) -> bool {
+        self.tokens -= 1;
+        self.taken += 1;
+        let refill = lease > NO_LEASE && !self.refilling && self.tokens <= u64::from(lease / 2);
+        self.refilling |= refill;
+        refill
+    }
+
+    /// When the fleet's thread should fetch the next lease by itself, as a
+    /// lease arrives at `now`: when the lease, spent at the pace it was
+    /// spent since the last one arrived, is down to `lease` tokens (half
+    /// way to the refill mark a call acts on), less the timer's resolution
+    /// so that a late timer still comes first. Waking the fleet's thread
+    /// from a call costs that call a system call and often a context
+    /// switch (tens of microseconds on a busy machine); a timer on the
+    /// fleet's own thread costs no call anything, so at a steady pace no
+    /// call wakes it. `None` when the pace is unknown or the lease would
+    /// expire first.
+    fn next_refill(&mut self, now: Instant, lease: u32, lifetime: Duration) -> Option<Duration> {
+        let previous = self.paced_from.replace((now, self.taken));
+        let (at, taken) = previous?;
+        let delay = self
+            .time_to_refill(now.saturating_duration_since(at), taken, lease)?
+            .saturating_sub(TIMER_RESOLUTION);
+        (delay < lifetime).then_some(delay)
+    }
+
+    /// A refill timer set as `set` fired at `now`. One that fired early
+    /// (the pace slowed) waits again for as long as the lease, spent at the
+    /// pace since it was set, needs to get down to `lease` tokens: a timer
+    /// that gave up instead would leave the next refill to a call.
+    fn refill_timer_fired(
+        &mut self,
+        now: Instant,
+        set: TimerSet,
+        lease: u32,
+        lifetime: Duration,
+    ) -> TimerFired {
+        if self.refilling {
+            return TimerFired::Stop;
+        }
+        if self.tokens <= u64::from(lease) {
+            self.refilling = true;
+            return TimerFired::Refill;
+        }
+        match self.time_to_refill(now.saturating_duration_since(set.at), set.taken, lease) {
+            Some(again) if again < lifetime => TimerFired::WaitAgain(again),
+            _ => TimerFired::Stop,
+        }
+    }
+
+    /// How long until the lease is down to `lease` tokens, at the pace of
+    /// the `elapsed` since `taken` tokens had been taken; `None` when
+    /// nothing was spent or no time passed.
+    fn time_to_refill(&self, elapsed: Duration, taken: u64, lease: u32) -> Option<Duration> {
+        let spent = self.taken.saturating_sub(taken);
+        if spent == 0 || elapsed.is_zero() {
+            return None;
+        }
+        let above_due = self.tokens.saturating_sub(u64::from(lease)) as f64;
+        Some(Duration::from_secs_f64(
+            above_due * elapsed.as_secs_f64() / spent as f64,
+        ))
+    }
+}
+
 /// The script's answer: tokens granted, wait before the first (µs), and
 /// when none was granted, time until one would be (µs).
 type TakeReply = (u64, u64, u64);
@@ -285,15 +381,8 @@ impl SharedRateLimiter {
             self.end_lease(&mut state);
         }
         if state.tokens > 0 {
-            state.tokens -= 1;
-            state.taken += 1;
+            let refill = state.take(self.lease);
             let generation = state.generation;
-            let refill = self.lease > NO_LEASE
-                && !state.refilling
-                && state.tokens <= u64::from(self.lease / 2);
-            if refill {
-                state.refilling = true;
-            }
             drop(state);
             if refill {
                 self.refill_in_background();
@@ -423,7 +512,7 @@ impl SharedRateLimiter {
             match outcome {
                 Ok((granted, _, _)) if granted >= 1 => {
                     me.add_to_lease(&mut state, granted);
-                    let next = me.next_refill(&mut state);
+                    let next = state.next_refill(me.clock.now(), me.lease, me.lease_lifetime);
                     drop(state);
                     if let Some(delay) = next {
                         me.schedule_refill(delay);
@@ -438,66 +527,28 @@ impl SharedRateLimiter {
         });
     }
 
-    /// When the fleet's thread should fetch the next lease by itself: when
-    /// the lease, spent at the pace it was spent since the last one
-    /// arrived, is down to `lease` tokens (half way to the refill mark a
-    /// call acts on), less the timer's resolution so that a late timer
-    /// still comes first. Waking the fleet's thread from a call costs that
-    /// call a system call and often a context switch (tens of microseconds
-    /// on a busy machine); a timer on the fleet's own thread costs no call
-    /// anything, so at a steady pace no call wakes it. `None` when the
-    /// pace is unknown or the lease would expire first.
-    fn next_refill(&self, state: &mut LeaseState) -> Option<Duration> {
-        let now = self.clock.now();
-        let previous = state.paced_from.replace((now, state.taken));
-        let (at, taken) = previous?;
-        let elapsed = now.saturating_duration_since(at).as_secs_f64();
-        let spent = state.taken.saturating_sub(taken) as f64;
-        if elapsed <= 0.0 || spent <= 0.0 {
-            return None;
-        }
-        let above_due = state.tokens.saturating_sub(u64::from(self.lease)) as f64;
-        let delay =
-            Duration::from_secs_f64(above_due / (spent / elapsed)).saturating_sub(TIMER_RESOLUTION);
-        (delay < self.lease_lifetime).then_some(delay)
-    }
-
     /// Fetches the next lease after `delay`, from the fleet's thread, once
-    /// the lease is down to `lease` tokens. A timer that fired early (the
-    /// pace slowed) waits again for as long as the lease, spent at the
-    /// pace since it was set, needs to get there; one that finds nothing
-    /// spent stops, and the call that reaches the refill mark asks.
+    /// the lease is down to `lease` tokens (see
+    /// [`LeaseState::refill_timer_fired`]).
     fn schedule_refill(&self, delay: Duration) {
         let me = self.me.clone();
-        let set = (self.clock.now(), self.lock().taken);
+        let set = TimerSet {
+            at: self.clock.now(),
+            taken: self.lock().taken,
+        };
         self.link().spawn(async move {
             tokio::time::sleep(delay).await;
             let Some(me) = me.upgrade() else { return };
-            let next = {
-                let mut state = me.lock();
-                if state.refilling || !me.link().is_shared() {
-                    return;
-                }
-                if state.tokens <= u64::from(me.lease) {
-                    state.refilling = true;
-                    None
-                } else {
-                    let elapsed = me.clock.now().saturating_duration_since(set.0);
-                    let spent = state.taken.saturating_sub(set.1) as f64;
-                    if spent <= 0.0 || elapsed.is_zero() {
-                        return;
-                    }
-                    let above_due = state.tokens.saturating_sub(u64::from(me.lease)) as f64;
-                    let again = Duration::from_secs_f64(above_due * elapsed.as_secs_f64() / spent);
-                    if again >= me.lease_lifetime {
-                        return;
-                    }
-                    Some(again)
-                }
-            };
-            match next {
-                None => me.refill_in_background(),
-                Some(again) => me.schedule_refill(again),
+            if !me.link().is_shared() {
+                return;
+            }
+            let fired =
+                me.lock()
+                    .refill_timer_fired(me.clock.now(), set, me.lease, me.lease_lifetime);
+            match fired {
+                TimerFired::Refill => me.refill_in_background(),
+                TimerFired::WaitAgain(again) => me.schedule_refill(again),
+                TimerFired::Stop => {}
             }
         });
     }
@@ -623,5 +674,254 @@ impl RateLimit for SharedRateLimiter {
         metrics.returned += returned;
         metrics.in_flight += acquired.saturating_sub(consumed + returned);
         metrics
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The refill timing, driven by a simulated clock: a lease spent at a
+    //! steady pace, refill timers that fire late as tokio's do, and Redis
+    //! answering after a fixed round trip. Nothing sleeps; every instant is
+    //! computed.
+
+    use super::*;
+
+    const LEASE: u32 = 20;
+    const LIFETIME: Duration = DEFAULT_LEASE_LIFETIME;
+
+    fn ms(ms: f64) -> Duration {
+        Duration::from_secs_f64(ms / 1e3)
+    }
+
+    /// Close enough for durations computed in floating point.
+    fn assert_near(actual: Duration, expected: Duration) {
+        let error = actual.abs_diff(expected);
+        assert!(
+            error < Duration::from_nanos(10),
+            "{actual:?}, expected {expected:?}"
+        );
+    }
+
+    #[test]
+    fn the_first_refill_timer_is_set_a_timer_resolution_before_the_lease_is_down_to_k() {
+        let start = Instant::now();
+        // The last lease arrived 2.5 ms ago; 20 tokens spent since: 8 a
+        // millisecond. 40 left, so 20 more (2.5 ms) bring it down to k.
+        let mut state = LeaseState {
+            tokens: 40,
+            taken: 20,
+            paced_from: Some((start, 0)),
+            ..LeaseState::default()
+        };
+        let now = start + ms(2.5);
+        let delay = state
+            .next_refill(now, LEASE, LIFETIME)
+            .expect("a known pace");
+        assert_near(delay, ms(2.5) - TIMER_RESOLUTION);
+        assert_eq!(state.paced_from, Some((now, 20)), "the pace restarts here");
+    }
+
+    #[test]
+    fn no_refill_timer_is_set_while_the_pace_is_unknown_or_the_lease_would_expire_first() {
+        let start = Instant::now();
+        let mut first = LeaseState {
+            tokens: 40,
+            ..LeaseState::default()
+        };
+        assert_eq!(first.next_refill(start, LEASE, LIFETIME), None);
+        // One token in 100 ms: 20 more would take two seconds.
+        let mut slow = LeaseState {
+            tokens: 40,
+            taken: 1,
+            paced_from: Some((start, 0)),
+            ..LeaseState::default()
+        };
+        assert_eq!(slow.next_refill(start + ms(100.0), LEASE, LIFETIME), None);
+    }
+
+    #[test]
+    fn a_refill_timer_that_fires_early_sets_itself_again_for_the_rest_of_the_way() {
+        let set_at = Instant::now();
+        let set = TimerSet {
+            at: set_at,
+            taken: 100,
+        };
+        // 12 tokens in the 1.5 ms since it was set (8 a millisecond), 28
+        // left: 8 more, 1 ms, to go down to k.
+        let mut state = LeaseState {
+            tokens: 28,
+            taken: 112,
+            ..LeaseState::default()
+        };
+        match state.refill_timer_fired(set_at + ms(1.5), set, LEASE, LIFETIME) {
+            TimerFired::WaitAgain(again) => assert_near(again, ms(1.0)),
+            other => panic!("an early timer must set itself again, not {other:?}"),
+        }
+        assert!(!state.refilling, "no refill before the lease is down to k");
+    }
+
+    #[test]
+    fn a_refill_timer_refills_once_the_lease_is_down_to_k_and_only_if_none_is_in_flight() {
+        let set_at = Instant::now();
+        let set = TimerSet {
+            at: set_at,
+            taken: 100,
+        };
+        let mut state = LeaseState {
+            tokens: u64::from(LEASE),
+            taken: 120,
+            ..LeaseState::default()
+        };
+        let at = set_at + ms(2.5);
+        assert_eq!(
+            state.refill_timer_fired(at, set, LEASE, LIFETIME),
+            TimerFired::Refill
+        );
+        assert!(state.refilling);
+        assert_eq!(
+            state.refill_timer_fired(at, set, LEASE, LIFETIME),
+            TimerFired::Stop,
+            "a refill is in flight"
+        );
+        let mut idle = LeaseState {
+            tokens: 30,
+            taken: 100,
+            ..LeaseState::default()
+        };
+        assert_eq!(
+            idle.refill_timer_fired(at, set, LEASE, LIFETIME),
+            TimerFired::Stop,
+            "nothing spent since the timer was set: the pace is unknown"
+        );
+    }
+
+    /// When a timer due at `due` (ns since the simulation began) fires.
+    #[derive(Debug, Clone, Copy)]
+    enum Timer {
+        /// Always this late.
+        Late(Duration),
+        /// At the next whole millisecond, as tokio's timer wheel does.
+        NextMillisecond,
+    }
+
+    impl Timer {
+        fn fires(self, due: Duration) -> Duration {
+            match self {
+                Timer::Late(late) => due + late,
+                Timer::NextMillisecond => {
+                    Duration::from_millis(due.as_nanos().div_ceil(1_000_000) as u64)
+                }
+            }
+        }
+    }
+
+    /// Who started the refills of a simulated run.
+    #[derive(Debug, Default)]
+    struct Refills {
+        by_timer: u32,
+        by_call: u32,
+        /// Calls that found the lease empty (they would wait for Redis).
+        found_empty: u32,
+    }
+
+    /// `calls` calls one `every` apart spend leases of [`LEASE`] tokens,
+    /// with `timer` for the fleet's timers and `round_trip` for Redis'
+    /// answer, driving the lease state as the limiter does (a call's
+    /// `take`, `next_refill` as a lease arrives, `refill_timer_fired` as a
+    /// timer fires). Counts who started each refill once `warm_up` leases
+    /// have arrived (the pace is unknown until one has been spent). The
+    /// first lease holds `LEASE` tokens, as the first synchronous ask
+    /// leaves; lease expiry, which ends a lease rather than refilling it,
+    /// is not simulated (the run is shorter than a lifetime per lease).
+    fn simulate(calls: u32, every: Duration, timer: Timer, round_trip: Duration) -> Refills {
+        let start = Instant::now();
+        let warm_up = 3;
+        let mut state = LeaseState {
+            tokens: u64::from(LEASE),
+            ..LeaseState::default()
+        };
+        let mut refills = Refills::default();
+        let mut arrivals = 0;
+        let mut arrival: Option<Duration> = None;
+        let mut armed: Option<(Duration, TimerSet)> = None;
+        let mut call = 0;
+        // At equal instants a call goes first: the timer must win by
+        // being early, not by a tie.
+        while call < calls {
+            let next_call = every * call + every / 2;
+            let next_timer = armed.map_or(Duration::MAX, |(at, _)| at);
+            let next_arrival = arrival.unwrap_or(Duration::MAX);
+            let counting = arrivals >= warm_up;
+            if next_call <= next_timer && next_call <= next_arrival {
+                call += 1;
+                if state.tokens == 0 {
+                    refills.found_empty += u32::from(counting);
+                    continue;
+                }
+                if state.take(LEASE) {
+                    refills.by_call += u32::from(counting);
+                    arrival = Some(next_call + round_trip);
+                }
+            } else if next_arrival <= next_timer {
+                arrival = None;
+                arrivals += 1;
+                state.refilling = false;
+                state.tokens += u64::from(LEASE);
+                let now = start + next_arrival;
+                armed = state.next_refill(now, LEASE, LIFETIME).map(|delay| {
+                    let set = TimerSet {
+                        at: now,
+                        taken: state.taken,
+                    };
+                    (timer.fires(next_arrival + delay), set)
+                });
+            } else {
+                let (_, set) = armed.take().expect("a timer is armed");
+                match state.refill_timer_fired(start + next_timer, set, LEASE, LIFETIME) {
+                    TimerFired::Refill => {
+                        refills.by_timer += u32::from(counting);
+                        arrival = Some(next_timer + round_trip);
+                    }
+                    TimerFired::WaitAgain(again) => {
+                        let set = TimerSet {
+                            at: start + next_timer,
+                            taken: state.taken,
+                        };
+                        armed = Some((timer.fires(next_timer + again), set));
+                    }
+                    TimerFired::Stop => {}
+                }
+            }
+        }
+        refills
+    }
+
+    /// The fix of 722f9a0: the timer fired after the refill mark (tokio's
+    /// timer is up to 1 ms late), and a timer that fired early set no new
+    /// one, so calls started refills and waited on the fleet's thread.
+    /// At 8 calls a millisecond half a lease (10 tokens, 1.25 ms) lasts
+    /// longer than a timer can be late plus a round trip, so the timer
+    /// must start every refill, however late it fires within its
+    /// resolution.
+    #[test]
+    fn at_a_steady_pace_the_timer_starts_every_refill_however_late_within_its_resolution() {
+        let every = Duration::from_micros(125);
+        let round_trip = Duration::from_micros(100);
+        let calls = 2_000;
+        let timers = [
+            Timer::Late(Duration::ZERO),
+            Timer::Late(Duration::from_micros(250)),
+            Timer::Late(Duration::from_micros(500)),
+            Timer::Late(Duration::from_micros(750)),
+            Timer::Late(TIMER_RESOLUTION),
+            Timer::NextMillisecond,
+        ];
+        for timer in timers {
+            let refills = simulate(calls, every, timer, round_trip);
+            // 2,000 calls spend about 100 leases of 20.
+            assert!(refills.by_timer >= 90, "{timer:?}: {refills:?}");
+            assert_eq!(refills.by_call, 0, "{timer:?}: {refills:?}");
+            assert_eq!(refills.found_empty, 0, "{timer:?}: {refills:?}");
+        }
     }
 }
