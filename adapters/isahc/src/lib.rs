@@ -86,13 +86,14 @@
 //!
 //! # What else libcurl does here
 //!
-//! * libcurl as `curl-sys` 0.4.91 builds it waits on sockets with
-//!   `select()` (the build defines `HAVE_POLL_FINE`, which libcurl stopped
-//!   reading in 8.11), so a socket numbered 1024 or above cannot be
-//!   watched: in a process holding more than about a thousand descriptors
-//!   every transfer fails before anything is written, recorded at
-//!   `Connect` with `NotSent` (the test `tests/descriptors.rs` pins it).
-//!   Prefer another engine in such processes.
+//! * libcurl waits on its sockets with `poll()`, so transfers work in a
+//!   process holding thousands of descriptors (`tests/descriptors.rs` runs
+//!   them with 5,000 open). curl-sys 0.4.91 on its own builds libcurl with
+//!   `select()` (it defines `HAVE_POLL_FINE`, which libcurl stopped reading
+//!   in 8.11), where every transfer fails once a socket is numbered 1024 or
+//!   above; this workspace patches it (`vendor/curl-sys/EVIDENT.md`). A
+//!   crate depending on this one from crates.io must do the same, or build
+//!   libcurl with `-DHAVE_POLL` (see the README).
 //! * A caller's own `Expect` header is **not sent**: after a 417 curl sends
 //!   the request again by itself, and since it never read the body yet, no
 //!   rewind is needed and nothing would stop that second send. The body

@@ -476,7 +476,13 @@ fn main() {
                 // poll() on various versions of macOS are janky, so only use it
                 // on non-macOS unix-likes. This matches the official default
                 // build configuration as well.
-                .define("HAVE_POLL_FINE", None);
+                .define("HAVE_POLL_FINE", None)
+                // evident: libcurl 8.11 and later read `HAVE_POLL`, not
+                // `HAVE_POLL_FINE` (curl PR #15096). Without it libcurl waits
+                // with select(), which cannot watch a socket numbered
+                // FD_SETSIZE (1024) or above, so every transfer fails in a
+                // process holding more descriptors than that.
+                .define("HAVE_POLL", None);
         }
 
         if cfg!(feature = "spnego") {
