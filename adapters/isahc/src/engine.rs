@@ -18,7 +18,7 @@ use isahc::net::Dialer;
 
 use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
-use crate::classify::{classify_transfer, is_connect_failure};
+use crate::classify::{before_connected, classify_transfer, is_connect_failure};
 use crate::resolve::resolve;
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
@@ -246,6 +246,14 @@ impl Engine for IsahcEngine {
             // up, and the easy handle is fresh: without one, and with the
             // body untouched, curl wrote nothing of this request.
             let nothing_written = error.remote_addr().is_none() && !upload.touched();
+            let signal = if nothing_written {
+                before_connected(
+                    signal,
+                    parts.uri.scheme() == Some(&http::uri::Scheme::HTTPS),
+                )
+            } else {
+                signal
+            };
             if nothing_written && is_connect_failure(signal) {
                 failures.push(signal, error);
                 continue;
