@@ -152,20 +152,3 @@ async fn tls_options_hand_curl_the_default_roots_and_an_added_root() {
     let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
     assert_eq!(status, 200);
 }
-
-#[test]
-fn a_client_certificate_is_refused_with_a_typed_error_rather_than_ignored() {
-    let key = rcgen::KeyPair::generate().unwrap();
-    let cert = rcgen::CertificateParams::new(vec!["client".into()])
-        .unwrap()
-        .self_signed(&key)
-        .unwrap();
-    let identity =
-        evident_core::tls::ClientIdentity::from_der(vec![cert.der().to_vec()], key.serialize_der())
-            .unwrap();
-    let err = IsahcEngine::builder()
-        .tls(evident_core::tls::TlsOptions::new().identity(identity))
-        .build()
-        .unwrap_err();
-    assert_eq!(err.field(), "identity");
-}
