@@ -7,6 +7,7 @@ use isahc::config::{Configurable, ExpectContinue, RedirectPolicy, VersionNegotia
 use isahc::tls::{TlsConfig, TrustStore};
 
 use crate::engine::IsahcEngine;
+use crate::identity::IdentityFiles;
 
 /// Builds an [`IsahcEngine`].
 ///
@@ -42,8 +43,9 @@ impl IsahcEngineBuilder {
     /// hold none (default features off and no root added), libcurl's own
     /// default trust applies: an *empty* trust store is never handed to
     /// curl, since its rustls backend then fails every request, `http://`
-    /// included, with curl error 43. A client certificate is not supported
-    /// yet on this engine (see [`Self::build`]).
+    /// included, with curl error 43. A client certificate
+    /// ([`TlsOptions::identity`]) is presented to a server that asks for
+    /// one, as on every engine (on Linux; see [`Self::build`]).
     pub fn tls(mut self, options: TlsOptions) -> Self {
         self.tls = options;
         self
@@ -69,28 +71,28 @@ impl IsahcEngineBuilder {
     /// * `root_certificates`: a certificate is not valid DER X.509 (the
     ///   value is its index);
     /// * `native_roots`: the system store is enabled but yields nothing;
-    /// * `identity`: a client certificate was set; the isahc engine does not
-    ///   present one yet (curl's rustls backend and isahc's identity blobs
-    ///   are not wired and tested here), so it refuses rather than connect
-    ///   without it;
+    /// * `identity`: a client certificate was set and cannot be handed to
+    ///   curl: outside Linux (curl's rustls backend reads it only from
+    ///   files, and the engine keeps the key off disk in anonymous memory
+    ///   files), or where `/proc/self/fd` cannot be read back; the engine
+    ///   refuses rather than connect without it. The chain and key
+    ///   themselves are checked as on every engine (`identity_*` fields);
     /// * `isahc`: libcurl could not be initialised.
     pub fn build(self) -> Result<IsahcEngine, ConfigError> {
         let options = match self.root_certificates {
             Some(ders) => self.tls.with_only_roots(ders)?,
             None => self.tls,
         };
-        if options.client_identity().is_some() {
-            return Err(ConfigError::new(
-                "identity",
-                "client certificate",
-                "not supported by the isahc engine yet",
-            ));
-        }
         // The same validation, and the same errors, as every rustls-based
-        // engine; the rustls configuration itself is not used (curl builds
-        // its own through rustls-ffi).
+        // engine (a key that does not match its certificate included); the
+        // rustls configuration itself is not used (curl builds its own
+        // through rustls-ffi).
         options.client_config(&[ALPN_HTTP1])?;
         let roots = options.root_certificates()?;
+        let identity = options
+            .client_identity()
+            .map(IdentityFiles::new)
+            .transpose()?;
 
         let mut builder = isahc::HttpClient::builder()
             // No connection is ever reused. libcurl re-sends, for any method
@@ -112,18 +114,28 @@ impl IsahcEngineBuilder {
             // curl re-sends the request after a 417 to `Expect:
             // 100-continue`; without the header there is no such re-send.
             .expect_continue(ExpectContinue::disabled());
-        if !roots.is_empty() {
-            let store = roots
-                .iter()
-                .fold(TrustStore::builder(), |store, der| {
-                    store.certificate_from_der(der)
-                })
-                .build();
-            builder = builder.tls_config(TlsConfig::builder().trust_store(store).build());
+        if !roots.is_empty() || identity.is_some() {
+            let mut tls = TlsConfig::builder();
+            if !roots.is_empty() {
+                tls = tls.trust_store(
+                    roots
+                        .iter()
+                        .fold(TrustStore::builder(), |store, der| {
+                            store.certificate_from_der(der)
+                        })
+                        .build(),
+                );
+            }
+            if let Some(files) = &identity {
+                // By path, never as a blob: curl's rustls backend ignores
+                // blobs and would connect without a certificate.
+                tls = tls.identity(files.isahc_identity());
+            }
+            builder = builder.tls_config(tls.build());
         }
         let client = builder.build().map_err(|e| {
             ConfigError::new("isahc", e.to_string(), "libcurl failed to initialise")
         })?;
-        Ok(IsahcEngine::new(client, self.host_overrides))
+        Ok(IsahcEngine::new(client, self.host_overrides, identity))
     }
 }

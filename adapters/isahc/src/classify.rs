@@ -93,6 +93,36 @@ pub fn classify_transfer(error: &(dyn StdError + 'static), sending_body: bool) -
     }
 }
 
+/// The signal for a failure of a transfer that curl reported **before its
+/// connected address**, knowing whether the transfer was `https://`.
+///
+/// curl fills the connected address only once TCP and TLS are both up. A
+/// send or receive failure (`SEND_ERROR` 55, `RECV_ERROR` 56, both
+/// `ConnectionReset`) needs a connected socket, since a TCP connect that
+/// fails is `COULDNT_CONNECT` (7). Such a failure without the address
+/// therefore broke the TLS handshake: a server that rejects a client
+/// certificate and closes makes curl's rustls backend fail writing its
+/// handshake (55) or reading the alert (56) as often as with 35, depending
+/// on which side is faster. It is reported as the handshake failure it is,
+/// as every engine reports an I/O error during the handshake. Any other
+/// signal keeps its meaning.
+///
+/// ```
+/// use evident_core::EngineSignal;
+/// use evident_isahc::classify::before_connected;
+///
+/// assert_eq!(before_connected(EngineSignal::ConnectionReset, true), EngineSignal::TlsHandshake);
+/// assert_eq!(before_connected(EngineSignal::ConnectionReset, false), EngineSignal::ConnectionReset);
+/// assert_eq!(before_connected(EngineSignal::TimedOut, true), EngineSignal::TimedOut);
+/// ```
+pub fn before_connected(signal: EngineSignal, tls: bool) -> EngineSignal {
+    if tls && signal == EngineSignal::ConnectionReset {
+        EngineSignal::TlsHandshake
+    } else {
+        signal
+    }
+}
+
 /// The signal for a curl error code.
 ///
 /// ```

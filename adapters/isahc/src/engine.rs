@@ -18,7 +18,8 @@ use isahc::net::Dialer;
 
 use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
-use crate::classify::{classify_transfer, is_connect_failure};
+use crate::classify::{before_connected, classify_transfer, is_connect_failure};
+use crate::identity::IdentityFiles;
 use crate::resolve::resolve;
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
@@ -62,6 +63,9 @@ const GUARD_LEAD: Duration = Duration::from_millis(1);
 pub struct IsahcEngine {
     client: isahc::HttpClient,
     overrides: HostOverrides,
+    /// The client certificate's files, which curl opens on every
+    /// handshake: open as long as any clone of the engine.
+    _identity: Option<Arc<IdentityFiles>>,
 }
 
 impl fmt::Debug for IsahcEngine {
@@ -78,8 +82,16 @@ impl IsahcEngine {
         IsahcEngineBuilder::default()
     }
 
-    pub(crate) fn new(client: isahc::HttpClient, overrides: HostOverrides) -> Self {
-        IsahcEngine { client, overrides }
+    pub(crate) fn new(
+        client: isahc::HttpClient,
+        overrides: HostOverrides,
+        identity: Option<IdentityFiles>,
+    ) -> Self {
+        IsahcEngine {
+            client,
+            overrides,
+            _identity: identity.map(Arc::new),
+        }
     }
 
     /// One transfer to one address.
@@ -246,6 +258,14 @@ impl Engine for IsahcEngine {
             // up, and the easy handle is fresh: without one, and with the
             // body untouched, curl wrote nothing of this request.
             let nothing_written = error.remote_addr().is_none() && !upload.touched();
+            let signal = if nothing_written {
+                before_connected(
+                    signal,
+                    parts.uri.scheme() == Some(&http::uri::Scheme::HTTPS),
+                )
+            } else {
+                signal
+            };
             if nothing_written && is_connect_failure(signal) {
                 failures.push(signal, error);
                 continue;

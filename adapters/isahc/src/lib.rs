@@ -43,7 +43,7 @@
 //! | fact | how | exact? |
 //! | --- | --- | --- |
 //! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
-//! | `Tls` | never entered: curl shows no moment between TCP and TLS. Handshake and certificate failures take the `Tls` stage from their signal; a timeout during the handshake is reported at `Connect` | pre-write either way |
+//! | `Tls` | never entered: curl shows no moment between TCP and TLS. Handshake and certificate failures take the `Tls` stage from their signal, and so does a send or receive failure curl reports before its connected address on `https://` (it needs a connected socket, so it broke the handshake: a server rejecting a client certificate). A timeout during the handshake is reported at `Connect` (the other engines: `Tls`; same category and evidence): for a transfer that timed out, nothing curl or isahc reports shows that TCP was up, neither the connected address nor curl's `CONNECT_TIME`, which its timeout path never sets, and isahc gives metrics only with a response | pre-write either way |
 //! | `connection_reused` | always `false`: the client never reuses a connection | exact |
 //! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | late (taken by curl's writer, possibly not yet on the wire) |
@@ -84,15 +84,30 @@
 //! streaming mode, a response body handed to the caller must also arrive
 //! before the attempt deadline, or it fails as `Timeout` after the response.
 //!
+//! # Mutual TLS
+//!
+//! A client certificate set with [`evident_core::tls::TlsOptions::identity`]
+//! is presented as on every engine, and checked the same way when the
+//! engine is built. curl's rustls backend reads it only from files (it
+//! ignores the in-memory blobs isahc can set, and would connect without
+//! it), so on Linux the engine writes the chain and key as PEM into
+//! anonymous memory files (`memfd_create`) that live as long as the engine
+//! and never touch a disk; elsewhere the builder refuses the identity with
+//! a typed error. A server that rejects the certificate over TLS 1.2 ends
+//! the handshake: `Tls`, `NotSent`. Over TLS 1.3 the client's handshake is
+//! over first and curl may write the request before the rejection arrives:
+//! conservative (`SentNoResponse`), as on every engine that cannot count.
+//!
 //! # What else libcurl does here
 //!
-//! * libcurl as `curl-sys` 0.4.91 builds it waits on sockets with
-//!   `select()` (the build defines `HAVE_POLL_FINE`, which libcurl stopped
-//!   reading in 8.11), so a socket numbered 1024 or above cannot be
-//!   watched: in a process holding more than about a thousand descriptors
-//!   every transfer fails before anything is written, recorded at
-//!   `Connect` with `NotSent` (the test `tests/descriptors.rs` pins it).
-//!   Prefer another engine in such processes.
+//! * libcurl waits on its sockets with `poll()`, so transfers work in a
+//!   process holding thousands of descriptors (`tests/descriptors.rs` runs
+//!   them with 5,000 open). curl-sys 0.4.91 on its own builds libcurl with
+//!   `select()` (it defines `HAVE_POLL_FINE`, which libcurl stopped reading
+//!   in 8.11), where every transfer fails once a socket is numbered 1024 or
+//!   above; this workspace patches it (`vendor/curl-sys/EVIDENT.md`). A
+//!   crate depending on this one from crates.io must do the same, or build
+//!   libcurl with `-DHAVE_POLL` (see the README).
 //! * A caller's own `Expect` header is **not sent**: after a 417 curl sends
 //!   the request again by itself, and since it never read the body yet, no
 //!   rewind is needed and nothing would stop that second send. The body
@@ -124,6 +139,7 @@ mod body;
 mod builder;
 pub mod classify;
 mod engine;
+mod identity;
 mod resolve;
 
 pub use builder::IsahcEngineBuilder;

@@ -81,6 +81,19 @@ async fn a_peer_closing_during_the_handshake_is_a_handshake_failure_not_sent() {
     );
 }
 
+/// A named difference, pinned: the other engines record this at `Tls`
+/// (their own connector sees TCP come up); isahc records it at `Connect`.
+/// Category (`ConnectTimeout`) and evidence (`NotSent`) are the same.
+/// Nothing libcurl 8.22 or isahc 2.0.2 reports about a transfer that
+/// timed out shows that TCP was up: curl fills the connected address only
+/// once TLS is up too (`cf-socket.c`, `cf_socket_update_data` on
+/// `CF_CTRL_CONN_INFO_UPDATE`), sets `CONNECT_TIME` only when the whole
+/// chain connects or a filter fails (`connect.c`, `conn_report_stats`),
+/// which its timeout path (`multi.c`, `multi_handle_timeout`) does
+/// neither, and isahc hands over metrics only with a response. The stage
+/// is reported less precisely rather than claimed without proof. Closing it needs a
+/// per-transfer hook isahc does not expose (curl's debug or socket
+/// callbacks), or the adapter dialing TCP itself.
 #[tokio::test]
 async fn a_handshake_that_never_completes_times_out_as_not_sent() {
     let (listener, addr) = listen().await;
@@ -99,7 +112,12 @@ async fn a_handshake_that_never_completes_times_out_as_not_sent() {
     assert_eq!(failure.signal(), EngineSignal::TimedOut);
     let judged = judged(&failure, &attempt);
     assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
-    assert!(judged.stage() < AttemptStage::WriteHead);
+    // The named difference: `Tls` on the other engines.
+    assert_eq!(judged.stage(), AttemptStage::Connect);
+    assert_eq!(
+        judged.category(),
+        evident_core::FailureCategory::ConnectTimeout
+    );
 }
 
 #[tokio::test]
@@ -151,21 +169,4 @@ async fn tls_options_hand_curl_the_default_roots_and_an_added_root() {
     let url = format!("https://127.0.0.1:{}/", addr.port());
     let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
     assert_eq!(status, 200);
-}
-
-#[test]
-fn a_client_certificate_is_refused_with_a_typed_error_rather_than_ignored() {
-    let key = rcgen::KeyPair::generate().unwrap();
-    let cert = rcgen::CertificateParams::new(vec!["client".into()])
-        .unwrap()
-        .self_signed(&key)
-        .unwrap();
-    let identity =
-        evident_core::tls::ClientIdentity::from_der(vec![cert.der().to_vec()], key.serialize_der())
-            .unwrap();
-    let err = IsahcEngine::builder()
-        .tls(evident_core::tls::TlsOptions::new().identity(identity))
-        .build()
-        .unwrap_err();
-    assert_eq!(err.field(), "identity");
 }
