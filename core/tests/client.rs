@@ -557,6 +557,13 @@ async fn every_rule_of_the_table_is_reachable_end_to_end() {
             ],
             CallOptions::new(),
         ),
+        // idempotency_key_in_progress, then idempotency_key_reused: the
+        // key's replies, for a call whose key was sent
+        (
+            builder(),
+            vec![Step::respond(409, ""), Step::respond(422, "")],
+            CallOptions::new().generate_idempotency_key(),
+        ),
         // attempts_exhausted
         (builder(), vec![refused()], CallOptions::new()),
         // safely_idempotent then retryable_status, then status_not_retryable
