@@ -3,21 +3,18 @@
 //! <engine>`).
 
 use crate::harness::Driver;
-#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
 use crate::harness::KnownGap;
 #[cfg(any(feature = "ureq", feature = "isahc"))]
 use crate::scenario::Capability;
 
 /// What an early-answer race gap says.
-#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
 const EARLY_ANSWER_LOST: &str = "an answer sent while the body was still being written is \
     sometimes lost to the failed write: the attempt is then a reset while writing the body, \
     `sent_no_response`, and a POST that declared nothing stops";
 
 /// The early-answer scenarios, with what the server executed in each: the
 /// 413s are not executed, the 200s are.
-#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
-const EARLY_ANSWERS: [(&str, u64); 4] = [
+pub const EARLY_ANSWERS: [(&str, u64); 4] = [
     ("early_413_then_reset", 0),
     ("early_200_then_close", 1),
     ("early_413_then_reset_tls", 0),
@@ -27,7 +24,6 @@ const EARLY_ANSWERS: [(&str, u64); 4] = [
 /// The race gap of `scenario`: the answer, or (written from the rules) a
 /// reset while the body is written, ambiguous, and a POST that declared
 /// nothing stops; the server executed `executions` times either way.
-#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
 fn early_answer_race(scenario: &'static str, executions: u64, reason: &'static str) -> KnownGap {
     use crate::scenario::{Expect, Then};
     use evident_core::decide::StopReason;
@@ -46,9 +42,12 @@ fn early_answer_race(scenario: &'static str, executions: u64, reason: &'static s
     )
 }
 
-/// Adds the early-answer race gap to `driver` for each scenario in `which`.
-#[cfg(any(feature = "hyper", feature = "reqwest", feature = "isahc"))]
-fn with_early_answer_races(mut driver: Driver, which: &[&str], reason: &'static str) -> Driver {
+/// Adds the early-answer race gap to `driver` for each scenario of
+/// [`EARLY_ANSWERS`] named in `which`, with `reason`: for an engine that
+/// cannot read an answer the server sent while the request body was still
+/// being written (RFC 9112 §9.6) in every run. Either outcome then passes
+/// as a named gap (see [`KnownGap::race`]).
+pub fn with_early_answer_races(mut driver: Driver, which: &[&str], reason: &'static str) -> Driver {
     for (scenario, executions) in EARLY_ANSWERS {
         if which.contains(&scenario) {
             driver = driver.known_gap(early_answer_race(scenario, executions, reason));

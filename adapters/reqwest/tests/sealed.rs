@@ -126,7 +126,9 @@ async fn a_sealed_request_over_http2_is_never_claimed_unsent_by_a_timeout() {
         .unwrap();
     let attempt = attempt();
     attempt.progress().enter(AttemptStage::Connect);
-    attempt.progress().seal();
+    // The core's timer fired: it abandons the attempt while the engine
+    // still holds the request.
+    attempt.progress().abandon();
     let sent = tokio::time::timeout(
         LIMIT,
         engine.send(get(&format!("http://{addr}/")), &attempt),
