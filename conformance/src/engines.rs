@@ -56,15 +56,6 @@ pub fn with_early_answer_races(mut driver: Driver, which: &[&str], reason: &'sta
     driver
 }
 
-/// Why the hyper engine sometimes loses an early answer over TLS.
-#[cfg(feature = "hyper")]
-const HYPER_TLS_EARLY_ANSWER: &str = "over plain TCP the engine's counting layer reads the \
-    answer when a write fails and it always wins (0 losses in 40 runs); over TLS the same read \
-    sometimes finds nothing yet (2 losses in 20 runs of early_413_then_reset_tls, none of \
-    early_200_then_close_tls). Likely cause, not yet confirmed: the read goes through tokio's \
-    readiness, which may not know yet that the socket is readable. Closed by reading the \
-    socket directly into the TLS session at that moment";
-
 /// Why reqwest sometimes loses an early answer.
 #[cfg(feature = "reqwest")]
 const REQWEST_EARLY_ANSWER: &str = "hyper's HTTP/1.1 dispatcher writes again before it learns \
@@ -85,7 +76,7 @@ const ISAHC_EARLY_ANSWER: &str = "libcurl reports the failed send (curl error 55
 #[cfg(feature = "hyper")]
 pub fn hyper() -> Driver {
     use std::sync::Arc;
-    let driver = Driver::asynchronous("hyper", |env| {
+    Driver::asynchronous("hyper", |env| {
         let mut builder = evident_hyper::HyperEngine::builder()
             .root_certificates(env.roots.clone())
             .host_overrides(env.overrides.clone());
@@ -97,12 +88,7 @@ pub fn hyper() -> Driver {
                 .build()
                 .expect("the lab's hyper configuration is valid"),
         )
-    });
-    with_early_answer_races(
-        driver,
-        &["early_413_then_reset_tls", "early_200_then_close_tls"],
-        HYPER_TLS_EARLY_ANSWER,
-    )
+    })
 }
 
 /// The ureq 3 engine (blocking, HTTP/1.1 only).

@@ -18,7 +18,7 @@ use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
 
 use crate::classify::{ErrorSite, RequestBodyError, classify};
-use crate::io::{CountingIo, IdleProbe, Slot, Tracker, Transport};
+use crate::io::{CountingIo, IdleProbe, ReadNow, Slot, Tracker, Transport};
 use crate::origin::Origin;
 use crate::pool::Pool;
 
@@ -42,7 +42,7 @@ impl H1Conn {
     /// [`Self::handshake`] over any stream, with the probe of its socket.
     async fn handshake_over<T>(io: T, probe: IdleProbe) -> Result<H1Conn, hyper::Error>
     where
-        T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+        T: tokio::io::AsyncRead + tokio::io::AsyncWrite + ReadNow + Unpin + Send + 'static,
     {
         let slot = Arc::new(Slot::default());
         let io = TokioIo::new(CountingIo::new(io, slot.clone()));
@@ -380,6 +380,12 @@ mod tests {
             buf: &mut ReadBuf<'_>,
         ) -> Poll<io::Result<()>> {
             Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+        }
+    }
+
+    impl crate::io::ReadNow for GatedIo {
+        fn read_now(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>, limit: usize) {
+            crate::io::read_now_polling(&mut self.inner, cx, out, limit);
         }
     }
 

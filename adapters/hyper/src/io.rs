@@ -428,7 +428,91 @@ fn peer_went_away(e: &io::Error) -> bool {
     )
 }
 
-impl<T: AsyncRead + Unpin> CountingIo<T> {
+/// Reading what the peer already sent, at once.
+///
+/// Through the runtime, a read is tried only once the runtime has learnt
+/// that the socket is readable; right after a failed write it may not have
+/// yet (the answer and the reset arrive together), and the answer would be
+/// missed. A stream that can read its socket directly does so.
+pub(crate) trait ReadNow {
+    /// Appends to `out`, up to `limit` bytes, what can be read now; stops at
+    /// the end of the stream, at an error, or when nothing more is there.
+    fn read_now(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>, limit: usize);
+}
+
+/// [`ReadNow`] through `poll_read`, for streams without a socket of their
+/// own (test streams).
+#[cfg(test)]
+pub(crate) fn read_now_polling<T: AsyncRead + Unpin>(
+    stream: &mut T,
+    cx: &mut Context<'_>,
+    out: &mut Vec<u8>,
+    limit: usize,
+) {
+    let mut scratch = [0u8; 8 * 1024];
+    while out.len() < limit {
+        let mut buf = ReadBuf::new(&mut scratch);
+        match Pin::new(&mut *stream).poll_read(cx, &mut buf) {
+            Poll::Ready(Ok(())) if !buf.filled().is_empty() => {
+                out.extend_from_slice(buf.filled());
+            }
+            _ => break,
+        }
+    }
+}
+
+/// A socket read directly (non-blocking: tokio's sockets are), bypassing
+/// the runtime's readiness.
+struct DirectRead<'a>(&'a TcpStream);
+
+impl io::Read for DirectRead<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let socket = socket2::SockRef::from(self.0);
+        io::Read::read(&mut &*socket, buf)
+    }
+}
+
+impl ReadNow for Transport {
+    fn read_now(&mut self, _cx: &mut Context<'_>, out: &mut Vec<u8>, limit: usize) {
+        let mut scratch = [0u8; 8 * 1024];
+        match self {
+            Transport::Tcp(tcp) => {
+                let mut socket = DirectRead(tcp.stream());
+                while out.len() < limit {
+                    match io::Read::read(&mut socket, &mut scratch) {
+                        Ok(n) if n > 0 => out.extend_from_slice(&scratch[..n]),
+                        _ => break,
+                    }
+                }
+            }
+            Transport::Tls(tls) => {
+                let (tcp, conn) = tls.get_mut();
+                let mut socket = DirectRead(tcp.stream());
+                while out.len() < limit {
+                    match io::Read::read(&mut conn.reader(), &mut scratch) {
+                        Ok(n) if n > 0 => {
+                            out.extend_from_slice(&scratch[..n]);
+                            continue;
+                        }
+                        // Nothing decrypted yet: take more records.
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
+                        // A clean or an abrupt end.
+                        _ => break,
+                    }
+                    match conn.read_tls(&mut socket) {
+                        Ok(n) if n > 0 => {}
+                        _ => break,
+                    }
+                    if conn.process_new_packets().is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl<T: AsyncRead + ReadNow + Unpin> CountingIo<T> {
     /// After a write failed with `error`: reads what the server sent before
     /// it went away. `true` when it sent something (the write side is then
     /// over and the error is swallowed).
@@ -436,18 +520,7 @@ impl<T: AsyncRead + Unpin> CountingIo<T> {
         if !peer_went_away(error) || !self.slot.head_accepted() {
             return false;
         }
-        let mut scratch = [0u8; 8 * 1024];
-        while self.early.len() < EARLY_ANSWER_MAX {
-            let mut buf = ReadBuf::new(&mut scratch);
-            match Pin::new(&mut self.inner).poll_read(cx, &mut buf) {
-                Poll::Ready(Ok(())) if !buf.filled().is_empty() => {
-                    self.early.extend_from_slice(buf.filled());
-                }
-                // End of stream, an error (a reset after the answer) or no
-                // more data yet: what was read is all there is for now.
-                _ => break,
-            }
-        }
+        self.inner.read_now(cx, &mut self.early, EARLY_ANSWER_MAX);
         if self.early.is_empty() {
             return false;
         }
@@ -492,7 +565,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for CountingIo<T> {
     }
 }
 
-impl<T: AsyncRead + AsyncWrite + Unpin> AsyncWrite for CountingIo<T> {
+impl<T: AsyncRead + AsyncWrite + ReadNow + Unpin> AsyncWrite for CountingIo<T> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -598,6 +671,12 @@ pub(crate) mod tests {
         }
     }
 
+    impl ReadNow for WriteOnly {
+        fn read_now(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>, limit: usize) {
+            read_now_polling(self, cx, out, limit);
+        }
+    }
+
     impl AsyncWrite for WriteOnly {
         fn poll_write(
             self: Pin<&mut Self>,
@@ -678,6 +757,12 @@ pub(crate) mod tests {
             _buf: &mut ReadBuf<'_>,
         ) -> Poll<io::Result<()>> {
             Poll::Ready(Ok(()))
+        }
+    }
+
+    impl ReadNow for Trickle {
+        fn read_now(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>, limit: usize) {
+            read_now_polling(self, cx, out, limit);
         }
     }
 
@@ -845,6 +930,12 @@ pub(crate) mod tests {
             buf.put_slice(&this.answer[..n]);
             this.answer.drain(..n);
             Poll::Ready(Ok(()))
+        }
+    }
+
+    impl ReadNow for AnswersThenResets {
+        fn read_now(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>, limit: usize) {
+            read_now_polling(self, cx, out, limit);
         }
     }
 

@@ -28,6 +28,11 @@ impl SharedTcp {
         SharedTcp(Arc::new(tcp))
     }
 
+    /// The socket.
+    pub(crate) fn stream(&self) -> &TcpStream {
+        &self.0
+    }
+
     /// A handle that does not keep the socket open.
     pub(crate) fn downgrade(&self) -> std::sync::Weak<TcpStream> {
         Arc::downgrade(&self.0)
