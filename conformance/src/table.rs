@@ -470,6 +470,51 @@ pub fn scenarios() -> Vec<Scenario> {
         )
         .client(LARGE_UPLOAD_CLIENT),
         Scenario::one_call(
+            "h2_early_413_then_no_error_reset",
+            "over HTTP/2, a 413 sent while the body is still being sent, then RST_STREAM(NO_ERROR), is the answer (RFC 9113 §8.1)",
+            h2c(vec![
+                H2::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: status(413),
+                },
+                H2::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![Expect::answered(413, stop(X::StatusNotRetryable))],
+            0,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
+            "h2_early_200_then_no_error_reset",
+            "over HTTP/2, a 200 sent after executing part-way through the body, then RST_STREAM(NO_ERROR), is the success",
+            h2c(vec![
+                H2::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: ok(),
+                },
+                H2::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![succeeded()],
+            1,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
+            "h2_early_413_then_no_error_reset_tls",
+            "over HTTP/2 and TLS, a 413 sent while the body is still being sent, then RST_STREAM(NO_ERROR), is the answer",
+            h2_tls(vec![
+                H2::AnswerMidBody {
+                    after_bytes: 64 * 1024,
+                    reply: status(413),
+                },
+                H2::Respond(ok()),
+            ]),
+            CallSpec::post().body(BodySpec::Large),
+            vec![Expect::answered(413, stop(X::StatusNotRetryable))],
+            0,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
+        Scenario::one_call(
             "closed_during_request_body_idempotent",
             "the same fault with a replayable body declared idempotent is retried",
             h1(vec![

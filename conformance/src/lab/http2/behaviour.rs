@@ -79,6 +79,17 @@ pub enum Http2Behaviour {
         /// Count an execution (on receipt of the head).
         execute: bool,
     },
+    /// Read `after_bytes` of the request body, send `reply` whole, then
+    /// stop reading: h2 resets the stream with `NO_ERROR`, as RFC 9113
+    /// §8.1 asks of a server that answered before the request was
+    /// complete. Counts as an execution as [`Reply::counts_as_execution`]
+    /// says. Give the client a body of several megabytes.
+    AnswerMidBody {
+        /// Body bytes read before answering.
+        after_bytes: usize,
+        /// The early answer.
+        reply: Reply,
+    },
 }
 
 impl Http2Behaviour {

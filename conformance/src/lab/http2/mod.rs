@@ -192,6 +192,29 @@ async fn serve_connection(stream: TcpStream, connection: u64, context: Arc<Conte
                     answer(request, respond, reply, index, ledger),
                 );
             }
+            Http2Behaviour::AnswerMidBody { after_bytes, reply } => {
+                let (after, reply, ledger) = (*after_bytes, reply.clone(), context.ledger.clone());
+                spawn_bounded(&context.stop, async move {
+                    let mut body = request.into_body();
+                    let mut read = 0;
+                    while read < after {
+                        match body.data().await {
+                            Some(Ok(chunk)) => {
+                                read += chunk.len();
+                                let _ = body.flow_control().release_capacity(chunk.len());
+                            }
+                            _ => return,
+                        }
+                    }
+                    if reply.counts_as_execution() {
+                        ledger.execute(index, reply.status().as_u16());
+                    }
+                    let _ = send_reply(respond, &reply);
+                    // Dropping the unread body after a complete answer makes
+                    // h2 send RST_STREAM(NO_ERROR) behind it.
+                    drop(body);
+                });
+            }
             Http2Behaviour::RefusedStream => respond.send_reset(Reason::REFUSED_STREAM),
             Http2Behaviour::RefusedStreamAfterBody => {
                 spawn_bounded(&context.stop, async move {
