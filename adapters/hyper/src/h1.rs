@@ -550,4 +550,69 @@ mod tests {
             Some(StopReason::StatusNotRetryable)
         );
     }
+
+    /// Issue 19 item 4: an early 413 is the caller's problem, not the
+    /// upstream's. Answered (not lost to the failed write), it is a status
+    /// the breaker does not count, so three in a row through a breaker that
+    /// opens on a single failure never open it. Before the early-answer fix
+    /// the first call already failed as a reset while writing the body: a
+    /// failure, which opens this breaker for the next call.
+    #[tokio::test]
+    async fn early_413s_never_open_the_circuit() {
+        use crate::io::tests::AnswersThenResets;
+        use evident_core::resilience::CircuitBreakerConfig;
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let _idle = tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((tcp, _)) = listener.accept().await {
+                held.push(tcp);
+            }
+        });
+        let url = format!("http://{addr}/upload");
+        let engine = HyperEngine::builder().build().unwrap();
+        let origin = Origin::from_uri(&url.parse().unwrap()).unwrap();
+        let answer =
+            b"HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+        // The probes watch these sockets; they stay open for the test.
+        let mut probed = Vec::new();
+        for _ in 0..3 {
+            let tcp = SharedTcp::new(TcpStream::connect(addr).await.unwrap());
+            let probe = IdleProbe::new(&tcp);
+            probed.push(tcp);
+            let peer = AnswersThenResets::new(64 * 1024, answer);
+            let conn = H1Conn::handshake_over(peer, probe).await.unwrap();
+            engine.pool().put_h1(origin.clone(), conn);
+        }
+        let breaker = CircuitBreakerConfig::builder()
+            .sliding_window_size(1)
+            .minimum_number_of_calls(1)
+            .build()
+            .unwrap();
+        let client = ClientBuilder::new()
+            .policy(
+                RetryPolicy::builder()
+                    .max_attempts(1)
+                    .no_budget()
+                    .build()
+                    .unwrap(),
+            )
+            .pipeline(PipelineConfig::disabled().circuit_breaker(Some(breaker)))
+            .build(engine)
+            .unwrap();
+        for call in 0..3 {
+            let request = http::Request::post(&url)
+                .body(Body::from(vec![0u8; 1024 * 1024]))
+                .unwrap();
+            let response = client
+                .execute(request, CallOptions::new())
+                .await
+                .unwrap_or_else(|e| panic!("call {call}: {e}"));
+            assert_eq!(
+                response.status(),
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "call {call}"
+            );
+        }
+    }
 }
