@@ -176,6 +176,27 @@ use crate::classify::EngineSignal;
 use crate::failure::BoxError;
 use crate::progress::Progress;
 
+/// The most an adapter reads of a server's answer after a write failed
+/// because the peer went away ([`peer_went_away`]): far more than any
+/// answer's head, and bounded.
+///
+/// A server may answer before it read the whole request and then close or
+/// reset (RFC 9112 §9.6). The answer reaches the socket before the reset,
+/// but an engine that writes again before it reads meets the write's error
+/// first. An adapter that owns the socket reads, when such a write fails
+/// after the request's whole head was accepted, what the server sent
+/// (without writing: over TLS, [`crate::tls::read_plaintext`]); if it sent
+/// anything, that is the answer, the write side is over, and no later byte
+/// counts as written.
+pub const EARLY_ANSWER_LIMIT: usize = 64 * 1024;
+
+/// Whether a write that failed with `kind` means the peer closed or reset
+/// the connection: the kinds the shared classification reads as a reset
+/// ([`crate::errors::io_signal`]), so every adapter decides the same way.
+pub fn peer_went_away(kind: std::io::ErrorKind) -> bool {
+    crate::errors::io_signal(kind, false) == EngineSignal::ConnectionReset
+}
+
 /// What an engine knows about the attempt it runs.
 ///
 /// Only the core builds it (the client, once per attempt; tests use

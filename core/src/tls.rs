@@ -401,6 +401,41 @@ pub fn client_config(
         .client_config(alpn)
 }
 
+/// Reads plaintext from a TLS client session without writing anything:
+/// what the session already decrypted, then records from `socket` until
+/// one yields plaintext. `Ok(0)` at a clean end (close_notify); the
+/// socket's `WouldBlock` when nothing more has arrived on a non-blocking
+/// socket.
+///
+/// For reading a server's early answer after a write failed (see
+/// [`crate::engine::EARLY_ANSWER_LIMIT`]): a stream's own read first tries
+/// to write the records the failed write left, which fails again.
+///
+/// ```
+/// # fn demo(conn: &mut rustls::ClientConnection, socket: &mut std::net::TcpStream)
+/// # -> std::io::Result<()> {
+/// let mut buf = [0u8; 4096];
+/// let n = evident_core::tls::read_plaintext(conn, socket, &mut buf)?;
+/// # let _ = n; Ok(()) }
+/// ```
+pub fn read_plaintext(
+    conn: &mut rustls::ClientConnection,
+    socket: &mut impl std::io::Read,
+    out: &mut [u8],
+) -> std::io::Result<usize> {
+    loop {
+        match std::io::Read::read(&mut conn.reader(), out) {
+            Ok(n) => return Ok(n),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(e) => return Err(e),
+        }
+        if conn.read_tls(socket)? == 0 {
+            return Ok(0);
+        }
+        conn.process_new_packets().map_err(std::io::Error::other)?;
+    }
+}
+
 /// The signal a rustls error means: a rejected certificate (permanent), any
 /// other failure during the handshake, or — after the handshake — a torn
 /// down session, reported as a reset.

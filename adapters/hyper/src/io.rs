@@ -20,6 +20,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll, Waker};
 
+use evident_core::engine::{EARLY_ANSWER_LIMIT, peer_went_away};
+use evident_core::tls::read_plaintext;
 use evident_core::{AttemptSealed, Progress};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
@@ -386,10 +388,6 @@ impl Slot {
     }
 }
 
-/// The most an early answer read ahead may hold: far more than any
-/// answer's head, and bounded.
-const EARLY_ANSWER_MAX: usize = 64 * 1024;
-
 /// A stream that counts the bytes it accepts for the request in its slot.
 ///
 /// # Answers that arrive while the request is still being written
@@ -416,16 +414,6 @@ pub(crate) struct CountingIo<T> {
     early: Vec<u8>,
     /// The write side broke after the server had answered.
     write_side_over: bool,
-}
-
-/// Whether a write error means the peer closed or reset the connection.
-fn peer_went_away(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::ConnectionReset
-            | io::ErrorKind::BrokenPipe
-            | io::ErrorKind::ConnectionAborted
-    )
 }
 
 /// Reading what the peer already sent, at once.
@@ -489,22 +477,10 @@ impl ReadNow for Transport {
                 let (tcp, conn) = tls.get_mut();
                 let mut socket = DirectRead(tcp.stream());
                 while out.len() < limit {
-                    match io::Read::read(&mut conn.reader(), &mut scratch) {
-                        Ok(n) if n > 0 => {
-                            out.extend_from_slice(&scratch[..n]);
-                            continue;
-                        }
-                        // Nothing decrypted yet: take more records.
-                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-                        // A clean or an abrupt end.
+                    match read_plaintext(conn, &mut socket, &mut scratch) {
+                        Ok(n) if n > 0 => out.extend_from_slice(&scratch[..n]),
+                        // A clean or an abrupt end, or nothing more yet.
                         _ => break,
-                    }
-                    match conn.read_tls(&mut socket) {
-                        Ok(n) if n > 0 => {}
-                        _ => break,
-                    }
-                    if conn.process_new_packets().is_err() {
-                        break;
                     }
                 }
             }
@@ -517,10 +493,10 @@ impl<T: AsyncRead + ReadNow + Unpin> CountingIo<T> {
     /// it went away. `true` when it sent something (the write side is then
     /// over and the error is swallowed).
     fn read_early_answer(&mut self, cx: &mut Context<'_>, error: &io::Error) -> bool {
-        if !peer_went_away(error) || !self.slot.head_accepted() {
+        if !peer_went_away(error.kind()) || !self.slot.head_accepted() {
             return false;
         }
-        self.inner.read_now(cx, &mut self.early, EARLY_ANSWER_MAX);
+        self.inner.read_now(cx, &mut self.early, EARLY_ANSWER_LIMIT);
         if self.early.is_empty() {
             return false;
         }

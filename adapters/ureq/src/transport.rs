@@ -36,6 +36,8 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use evident_core::engine::{EARLY_ANSWER_LIMIT, peer_went_away};
+use evident_core::tls::read_plaintext;
 use evident_core::{AttemptSealed, AttemptStage};
 use rustls::{ClientConnection, StreamOwned};
 use ureq::Timeout;
@@ -118,31 +120,6 @@ impl Stream {
             #[cfg(test)]
             Stream::Gated(gated) => &gated.tcp,
         }
-    }
-}
-
-/// The most an answer read after a failed write may hold: far more than any
-/// answer's head, and bounded.
-const EARLY_ANSWER_MAX: usize = 64 * 1024;
-
-/// Reads plaintext from a TLS connection without writing anything: the
-/// records already received, then what the socket holds (non-blocking, so
-/// `WouldBlock` when nothing more has arrived).
-fn read_plaintext(
-    conn: &mut ClientConnection,
-    sock: &mut CountingSocket,
-    out: &mut [u8],
-) -> io::Result<usize> {
-    loop {
-        match conn.reader().read(out) {
-            Ok(n) => return Ok(n),
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
-            Err(e) => return Err(e),
-        }
-        if conn.read_tls(sock)? == 0 {
-            return Ok(0);
-        }
-        conn.process_new_packets().map_err(io::Error::other)?;
     }
 }
 
@@ -310,15 +287,7 @@ impl CountingTransport {
     /// request's whole head was accepted can bytes be its answer; with
     /// nothing sent, the write error stands.
     fn read_early_answer(&mut self, error: &ureq::Error) -> bool {
-        let went_away = matches!(
-            error,
-            ureq::Error::Io(e) if matches!(
-                e.kind(),
-                io::ErrorKind::ConnectionReset
-                    | io::ErrorKind::BrokenPipe
-                    | io::ErrorKind::ConnectionAborted
-            )
-        );
+        let went_away = matches!(error, ureq::Error::Io(e) if peer_went_away(e.kind()));
         let Some(binding) = &self.binding else {
             return false;
         };
@@ -329,7 +298,7 @@ impl CountingTransport {
             return false;
         }
         let mut read = 0;
-        while read < EARLY_ANSWER_MAX {
+        while read < EARLY_ANSWER_LIMIT {
             let input = self.buffers.input_append_buf();
             if input.is_empty() {
                 break;
