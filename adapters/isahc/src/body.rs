@@ -28,7 +28,7 @@ use std::task::{Context, Poll};
 
 use bytes::{Buf, Bytes, BytesMut};
 use evident_core::engine::BodyStream;
-use evident_core::errors::RequestBodyError;
+use evident_core::errors::{self, RequestBodyError, no_unwrap};
 use evident_core::{AttemptBody, EngineFailure, EngineSignal, Progress};
 use futures_io::AsyncRead;
 use http_body::{Body, Frame, SizeHint};
@@ -49,6 +49,9 @@ pub(crate) struct UploadState {
     touched: AtomicBool,
     /// curl was handed the last byte.
     finished: AtomicBool,
+    /// The caller's stream ended before the length it declared: a failure
+    /// of the caller's body, which curl reports as `READ_ERROR` (26).
+    ended_short: AtomicBool,
 }
 
 impl UploadState {
@@ -58,6 +61,28 @@ impl UploadState {
 
     pub(crate) fn finished(&self) -> bool {
         self.finished.load(Ordering::Acquire)
+    }
+
+    fn ended_short(&self) -> bool {
+        self.ended_short.load(Ordering::Acquire)
+    }
+
+    /// Whether `error` is curl abandoning the upload because isahc took the
+    /// request body away, not a failure of the caller's body.
+    ///
+    /// isahc 2.0.2 moves the request body into the response's extensions
+    /// when it completes the response future, at the first byte of the
+    /// answer's body (`RequestHandler::build_response`). If the server
+    /// answered before reading the whole request (RFC 9112 §9.6, nginx
+    /// with `return 200` does), curl's next pull of the upload reads the
+    /// empty body left in its place and fails the transfer with
+    /// `READ_ERROR` (26, "client read function EOF fail"). The caller's
+    /// body did not fail: the adapter's reader never ended short and never
+    /// returned an error (its errors carry [`RequestBodyError`]).
+    pub(crate) fn cut_by_isahc(&self, error: &(dyn std::error::Error + 'static)) -> bool {
+        !self.ended_short()
+            && errors::find::<RequestBodyError>(error, no_unwrap).is_none()
+            && errors::find::<curl::Error>(error, no_unwrap).is_some_and(curl::Error::is_read_error)
     }
 }
 
@@ -200,6 +225,9 @@ impl AsyncRead for Reader {
         };
         match result {
             Poll::Ready(Ok(0)) => {
+                if this.length.is_some_and(|len| this.handed < len) {
+                    this.state.ended_short.store(true, Ordering::Release);
+                }
                 this.mark_finished();
                 Poll::Ready(Ok(0))
             }
@@ -251,6 +279,7 @@ pub(crate) struct ResponseBody {
     body: isahc::AsyncBody,
     first: Option<Bytes>,
     progress: Progress,
+    answer: AnswerSoFar,
     done: bool,
     hold_until: HoldUntil,
     held: Option<(EngineFailure, Pin<Box<tokio::time::Sleep>>)>,
@@ -261,12 +290,14 @@ impl ResponseBody {
         body: isahc::AsyncBody,
         first: Option<Bytes>,
         progress: Progress,
+        answer: AnswerSoFar,
         hold_until: HoldUntil,
     ) -> Self {
         ResponseBody {
             body,
             first,
             progress,
+            answer,
             done: false,
             hold_until,
             held: None,
@@ -274,9 +305,59 @@ impl ResponseBody {
     }
 }
 
+/// How much of an answer's body has arrived, against the length its head
+/// declared, and what curl did with the upload: enough to tell a complete
+/// answer from a cut one when curl fails the transfer after the answer.
+pub(crate) struct AnswerSoFar {
+    declared: Option<u64>,
+    received: u64,
+    upload: Arc<UploadState>,
+}
+
+impl AnswerSoFar {
+    pub(crate) fn new(headers: &http::HeaderMap, upload: Arc<UploadState>) -> Self {
+        let declared = headers
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse().ok());
+        AnswerSoFar {
+            declared,
+            received: 0,
+            upload,
+        }
+    }
+
+    fn received(&mut self, n: usize) {
+        self.received += n as u64;
+    }
+
+    /// The chunk's outcome once curl failed the transfer with `error`.
+    ///
+    /// When isahc cut the upload (see [`UploadState::cut_by_isahc`]), the
+    /// answer stands: if every byte its `Content-Length` declared arrived,
+    /// it is complete and ends here; otherwise the rest of it was lost
+    /// when curl closed the connection, a connection closed mid-body like
+    /// on any engine, never a failure of the caller's request body.
+    fn after_failure(
+        &self,
+        error: io::Error,
+        signal: EngineSignal,
+    ) -> Result<Option<Bytes>, EngineFailure> {
+        if !self.upload.cut_by_isahc(&error) {
+            return Err(EngineFailure::new(signal, error));
+        }
+        if self.declared == Some(self.received) {
+            Ok(None)
+        } else {
+            Err(EngineFailure::new(EngineSignal::ConnectionClosed, error))
+        }
+    }
+}
+
 /// Reads the next chunk of `body`: `Ok(None)` at its end.
 pub(crate) fn poll_chunk(
     body: &mut isahc::AsyncBody,
+    answer: &mut AnswerSoFar,
     cx: &mut Context<'_>,
 ) -> Poll<Result<Option<Bytes>, EngineFailure>> {
     let mut chunk = BytesMut::zeroed(RESPONSE_CHUNK_SIZE);
@@ -286,6 +367,7 @@ pub(crate) fn poll_chunk(
             Poll::Ready(Ok(0)) => return Poll::Ready(Ok(None)),
             Poll::Ready(Ok(n)) => {
                 chunk.truncate(n);
+                answer.received(n);
                 return Poll::Ready(Ok(Some(chunk.freeze())));
             }
             Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -298,7 +380,7 @@ pub(crate) fn poll_chunk(
                     }
                     signal => signal,
                 };
-                return Poll::Ready(Err(EngineFailure::new(signal, e)));
+                return Poll::Ready(answer.after_failure(e, signal));
             }
         }
     }
@@ -326,7 +408,7 @@ impl Body for ResponseBody {
         if this.done {
             return Poll::Ready(None);
         }
-        match poll_chunk(&mut this.body, cx) {
+        match poll_chunk(&mut this.body, &mut this.answer, cx) {
             Poll::Pending => Poll::Pending,
             Poll::Ready(Ok(Some(chunk))) => {
                 this.progress.read(chunk.len());
@@ -464,6 +546,90 @@ mod tests {
         match Pin::new(&mut isahc_body).poll_read(&mut cx, &mut buf) {
             Poll::Ready(Err(e)) => assert_eq!(classify(&e), EngineSignal::RequestBody),
             other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    /// curl's error once isahc took the request body away after the answer
+    /// came: `READ_ERROR`, inside the `io::Error` of isahc's response body.
+    fn read_error() -> io::Error {
+        io::Error::other(curl::Error::new(26))
+    }
+
+    fn answer_of(length: Option<&str>, upload: &Arc<UploadState>) -> AnswerSoFar {
+        let mut headers = http::HeaderMap::new();
+        if let Some(length) = length {
+            headers.insert(http::header::CONTENT_LENGTH, length.parse().unwrap());
+        }
+        AnswerSoFar::new(&headers, upload.clone())
+    }
+
+    #[test]
+    fn an_answer_complete_before_isahc_cut_the_upload_ends_normally() {
+        let upload = Arc::new(UploadState::default());
+        let mut answer = answer_of(Some("2"), &upload);
+        answer.received(2);
+        let outcome = answer.after_failure(read_error(), EngineSignal::RequestBody);
+        assert!(matches!(outcome, Ok(None)), "{outcome:?}");
+    }
+
+    #[test]
+    fn an_answer_cut_with_the_upload_is_a_closed_connection_not_the_callers_body() {
+        let upload = Arc::new(UploadState::default());
+        for (length, received) in [(Some("10"), 2), (None, 2)] {
+            let mut answer = answer_of(length, &upload);
+            answer.received(received);
+            let outcome = answer.after_failure(read_error(), EngineSignal::RequestBody);
+            match outcome {
+                Err(failure) => assert_eq!(failure.signal(), EngineSignal::ConnectionClosed),
+                Ok(chunk) => panic!("expected a failure, got {chunk:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn a_stream_shorter_than_it_declared_is_still_the_callers_body() {
+        use http_body_util::BodyExt;
+        let short = Declared(Some(Bytes::from_static(b"abcd")), 10);
+        let body = RequestBody::new(AttemptBody::Stream(short.boxed_unsync()));
+        let upload = Arc::new(UploadState::default());
+        let mut isahc_body = body.for_transfer(&Progress::new(), &upload);
+        assert_eq!(read_all(&mut isahc_body, 16), vec![b"abcd".to_vec()]);
+        // curl then fails the transfer with READ_ERROR: the caller's fault.
+        assert!(!upload.cut_by_isahc(&read_error()));
+        let mut answer = answer_of(Some("2"), &upload);
+        answer.received(2);
+        match answer.after_failure(read_error(), EngineSignal::RequestBody) {
+            Err(failure) => assert_eq!(failure.signal(), EngineSignal::RequestBody),
+            Ok(chunk) => panic!("expected a failure, got {chunk:?}"),
+        }
+    }
+
+    #[test]
+    fn a_failure_of_the_callers_stream_is_never_taken_for_isahcs_cut() {
+        let upload = Arc::new(UploadState::default());
+        let marked = io::Error::other(RequestBodyError::new("the producer failed"));
+        assert!(!upload.cut_by_isahc(&marked));
+        assert!(upload.cut_by_isahc(&read_error()));
+        let reset = io::Error::other(curl::Error::new(56));
+        assert!(!upload.cut_by_isahc(&reset));
+    }
+
+    /// A streamed body that declares an exact length and yields `.0`.
+    struct Declared(Option<Bytes>, u64);
+
+    impl Body for Declared {
+        type Data = Bytes;
+        type Error = evident_core::BoxError;
+
+        fn poll_frame(
+            self: Pin<&mut Self>,
+            _: &mut Context<'_>,
+        ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+            Poll::Ready(self.get_mut().0.take().map(|b| Ok(Frame::data(b))))
+        }
+
+        fn size_hint(&self) -> SizeHint {
+            SizeHint::with_exact(self.1)
         }
     }
 

@@ -18,7 +18,15 @@
 //! | 65 `SEND_FAIL_REWIND` | curl wanted to re-send and could not rewind | `ConnectionClosed` |
 //! | 1 `UNSUPPORTED_PROTOCOL`, 8 `WEIRD_SERVER_REPLY`, 16 `HTTP2`, 92 `HTTP2_STREAM` | the peer broke HTTP | `Protocol` |
 //! | 23 `WRITE_ERROR` | a TLS write of the request failed (curl's rustls backend), or isahc refused a response line | while curl still pulls the request body: `ConnectionReset`; otherwise `Protocol` (see [`classify_transfer`]) |
-//! | 26 `READ_ERROR` | the request body failed | `RequestBody` |
+//! | 26 `READ_ERROR` | the request body failed | `RequestBody`; but once an answer's body is arriving, isahc's own cut of the upload keeps the answer (see below) |
+//!
+//! isahc 2.0.2 takes the request body away from curl when the answer's
+//! body starts to arrive, so a server that answers before reading the
+//! whole request makes curl fail the transfer with 26 although the
+//! caller's body is fine. The response body tells that case apart (the
+//! adapter's reader neither failed nor ended short) and keeps the answer:
+//! complete when its declared length arrived, otherwise a connection
+//! closed mid-body.
 //!
 //! A request body failure is recognised first, by the
 //! [`RequestBodyError`] marker the

@@ -131,12 +131,14 @@ impl IsahcEngine {
         response: http::Response<isahc::AsyncBody>,
         method: &Method,
         progress: &Progress,
+        upload: &Arc<UploadState>,
         guard: &Guard,
         settle: impl Fn(),
     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
         let (parts, mut body) = response.into_parts();
+        let mut so_far = body::AnswerSoFar::new(&parts.headers, upload.clone());
         let first = match guard
-            .run(poll_fn(|cx| body::poll_chunk(&mut body, cx)))
+            .run(poll_fn(|cx| body::poll_chunk(&mut body, &mut so_far, cx)))
             .await
         {
             None => {
@@ -170,8 +172,8 @@ impl IsahcEngine {
                 None
             }
         };
-        let body =
-            body::ResponseBody::new(body, first, progress.clone(), guard.deadline).boxed_unsync();
+        let body = body::ResponseBody::new(body, first, progress.clone(), so_far, guard.deadline)
+            .boxed_unsync();
         Ok(http::Response::from_parts(parts, body))
     }
 }
@@ -242,7 +244,15 @@ impl Engine for IsahcEngine {
                     .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
             let error = match guard.run(self.client.send_async(transfer)).await {
                 Some(Ok(response)) => {
-                    return Self::answer(response, &parts.method, progress, &guard, settle).await;
+                    return Self::answer(
+                        response,
+                        &parts.method,
+                        progress,
+                        &upload,
+                        &guard,
+                        settle,
+                    )
+                    .await;
                 }
                 Some(Err(error)) => error,
                 None => {
