@@ -333,23 +333,25 @@ impl AnswerSoFar {
 
     /// The chunk's outcome once curl failed the transfer with `error`.
     ///
-    /// When isahc cut the upload (see [`UploadState::cut_by_isahc`]), the
-    /// answer stands: if every byte its `Content-Length` declared arrived,
-    /// it is complete and ends here; otherwise the rest of it was lost
-    /// when curl closed the connection, a connection closed mid-body like
-    /// on any engine, never a failure of the caller's request body.
+    /// isahc ends an answer's body only when curl ends the whole transfer,
+    /// upload included. An answer whose every declared byte arrived is
+    /// complete, and what fails after it (the upload, cut by a reset or by
+    /// isahc itself) cannot change it: it ends here, as on every engine
+    /// that reads the answer by its length. Otherwise, when isahc cut the
+    /// upload (see [`UploadState::cut_by_isahc`]), the rest of the answer
+    /// was lost when curl closed the connection: a connection closed
+    /// mid-body, never a failure of the caller's request body.
     fn after_failure(
         &self,
         error: io::Error,
         signal: EngineSignal,
     ) -> Result<Option<Bytes>, EngineFailure> {
-        if !self.upload.cut_by_isahc(&error) {
-            return Err(EngineFailure::new(signal, error));
-        }
         if self.declared == Some(self.received) {
             Ok(None)
-        } else {
+        } else if self.upload.cut_by_isahc(&error) {
             Err(EngineFailure::new(EngineSignal::ConnectionClosed, error))
+        } else {
+            Err(EngineFailure::new(signal, error))
         }
     }
 }
@@ -564,12 +566,28 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_complete_before_isahc_cut_the_upload_ends_normally() {
+    fn an_answer_complete_before_the_upload_failed_ends_normally() {
         let upload = Arc::new(UploadState::default());
         let mut answer = answer_of(Some("2"), &upload);
         answer.received(2);
         let outcome = answer.after_failure(read_error(), EngineSignal::RequestBody);
         assert!(matches!(outcome, Ok(None)), "{outcome:?}");
+        // A reset while curl still sent, after the whole answer: the same.
+        let reset = io::Error::other(curl::Error::new(55));
+        let outcome = answer.after_failure(reset, EngineSignal::ConnectionReset);
+        assert!(matches!(outcome, Ok(None)), "{outcome:?}");
+    }
+
+    #[test]
+    fn an_answer_short_of_its_length_keeps_its_failure() {
+        let upload = Arc::new(UploadState::default());
+        let mut answer = answer_of(Some("10"), &upload);
+        answer.received(2);
+        let reset = io::Error::other(curl::Error::new(56));
+        match answer.after_failure(reset, EngineSignal::ConnectionReset) {
+            Err(failure) => assert_eq!(failure.signal(), EngineSignal::ConnectionReset),
+            Ok(chunk) => panic!("expected a failure, got {chunk:?}"),
+        }
     }
 
     #[test]
@@ -596,7 +614,7 @@ mod tests {
         assert_eq!(read_all(&mut isahc_body, 16), vec![b"abcd".to_vec()]);
         // curl then fails the transfer with READ_ERROR: the caller's fault.
         assert!(!upload.cut_by_isahc(&read_error()));
-        let mut answer = answer_of(Some("2"), &upload);
+        let mut answer = answer_of(Some("10"), &upload);
         answer.received(2);
         match answer.after_failure(read_error(), EngineSignal::RequestBody) {
             Err(failure) => assert_eq!(failure.signal(), EngineSignal::RequestBody),

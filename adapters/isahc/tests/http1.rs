@@ -431,3 +431,35 @@ async fn an_attempt_the_core_abandons_while_curl_writes_is_never_not_sent() {
     );
     assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
 }
+
+/// A server that answers before it reads the request body and then reads
+/// the rest (nginx's `return 200` does): the answer is the answer. isahc
+/// takes the request body away from curl when the answer's body arrives,
+/// and curl then fails the upload (error 26); the adapter keeps the
+/// answer, whose declared length arrived, instead of reporting the
+/// caller's body as failed.
+#[tokio::test]
+async fn an_answer_sent_before_the_body_was_read_is_the_answer() {
+    let (listener, addr) = listen().await;
+    serve(listener, 1, |_, mut conn| async move {
+        conn.next_head().await.unwrap();
+        conn.respond(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            .await;
+        let mut rest = Vec::new();
+        let _ = tokio::io::AsyncReadExt::read_to_end(&mut conn.stream, &mut rest).await;
+    });
+    // Far more than the socket buffers hold: curl is still sending when
+    // the answer arrives, since the server reads nothing before it.
+    let body = Bytes::from(vec![b'x'; 8 << 20]);
+    let request = http::Request::post(format!("http://{addr}/"))
+        .body(AttemptBody::Full(Some(body)))
+        .unwrap();
+    let attempt = attempt();
+    let (status, body) = fetch(&engine(), request, &attempt).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(&body[..], b"ok");
+    // Never claimed: curl was cut off before the last byte.
+    let seen = attempt.progress().snapshot();
+    assert!(seen.head_written());
+    assert!(!seen.body_written());
+}
