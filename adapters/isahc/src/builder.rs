@@ -35,15 +35,27 @@ pub struct IsahcEngineBuilder {
     host_overrides: HostOverrides,
 }
 
+/// The trust anchor the engine hands curl when `https://` must trust
+/// nothing: a self-signed CA certificate (P-256, valid until 2126) whose
+/// private key was destroyed as soon as it was made, so no certificate can
+/// chain to it. It exists because curl cannot be told "no roots": an empty
+/// trust store fails every request, `http://` included (curl error 43),
+/// and no trust store means libcurl's default trust.
+pub const SIGNS_NOTHING: &[u8] = include_bytes!("anchor/signs_nothing.der");
+
 impl IsahcEngineBuilder {
     /// What `https://` trusts (default [`TlsOptions::new`]: the public web
     /// roots with the default feature `webpki-roots`, the system store with
     /// `native-roots`), the same options as every other engine. Every root
-    /// the options hold is handed to curl as its trust store. When they
-    /// hold none (default features off and no root added), libcurl's own
-    /// default trust applies: an *empty* trust store is never handed to
-    /// curl, since its rustls backend then fails every request, `http://`
-    /// included, with curl error 43. A client certificate
+    /// the options hold is handed to curl as its trust store, and only
+    /// those. When they hold none (`root_certificates(vec![])`, or default
+    /// features off and no root added), `https://` trusts nothing, as on
+    /// every engine: every certificate is rejected (`tls_certificate`),
+    /// and `http://` works. (curl's rustls backend fails every request,
+    /// `http://` included, when handed an empty trust store, and falls
+    /// back to its own default trust when handed none; so the engine
+    /// hands it [`SIGNS_NOTHING`], a root whose key was destroyed when it
+    /// was made, which no certificate can chain to.) A client certificate
     /// ([`TlsOptions::identity`]) is presented to a server that asks for
     /// one, as on every engine (on Linux; see [`Self::build`]).
     pub fn tls(mut self, options: TlsOptions) -> Self {
@@ -52,7 +64,8 @@ impl IsahcEngineBuilder {
     }
 
     /// The trust anchors for `https://`, as DER certificates: the only
-    /// roots curl trusts, as on every engine.
+    /// roots curl trusts, as on every engine. None at all means `https://`
+    /// trusts nothing (see [`Self::tls`]).
     pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
         self.root_certificates = Some(ders);
         self
@@ -114,25 +127,25 @@ impl IsahcEngineBuilder {
             // curl re-sends the request after a 417 to `Expect:
             // 100-continue`; without the header there is no such re-send.
             .expect_continue(ExpectContinue::disabled());
-        if !roots.is_empty() || identity.is_some() {
-            let mut tls = TlsConfig::builder();
-            if !roots.is_empty() {
-                tls = tls.trust_store(
-                    roots
-                        .iter()
-                        .fold(TrustStore::builder(), |store, der| {
-                            store.certificate_from_der(der)
-                        })
-                        .build(),
-                );
-            }
-            if let Some(files) = &identity {
-                // By path, never as a blob: curl's rustls backend ignores
-                // blobs and would connect without a certificate.
-                tls = tls.identity(files.isahc_identity());
-            }
-            builder = builder.tls_config(tls.build());
+        let anchors: Vec<&[u8]> = if roots.is_empty() {
+            vec![SIGNS_NOTHING]
+        } else {
+            roots.iter().map(|root| root.as_ref()).collect()
+        };
+        let mut tls = TlsConfig::builder().trust_store(
+            anchors
+                .into_iter()
+                .fold(TrustStore::builder(), |store, der| {
+                    store.certificate_from_der(der)
+                })
+                .build(),
+        );
+        if let Some(files) = &identity {
+            // By path, never as a blob: curl's rustls backend ignores
+            // blobs and would connect without a certificate.
+            tls = tls.identity(files.isahc_identity());
         }
+        builder = builder.tls_config(tls.build());
         let client = builder.build().map_err(|e| {
             ConfigError::new("isahc", e.to_string(), "libcurl failed to initialise")
         })?;

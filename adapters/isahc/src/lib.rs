@@ -142,6 +142,6 @@ mod engine;
 mod identity;
 mod resolve;
 
-pub use builder::IsahcEngineBuilder;
+pub use builder::{IsahcEngineBuilder, SIGNS_NOTHING};
 pub use engine::{CURL_DEADLINE_LEAD_MAX, IncompleteHead, IsahcEngine};
 pub use isahc;
