@@ -9,12 +9,17 @@
 //! |---|---|---|
 //! | `hyper` | `evident::hyper::client()?` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq::client()?` | ureq 3 (blocking, HTTP/1.1) |
-//! | `reqwest` | `Client::new(evident::reqwest::ReqwestEngine::builder().build()?)` | reqwest 0.13 (async, HTTP/1.1 and HTTP/2) |
-//! | `isahc` | `Client::new(evident::isahc::IsahcEngine::builder().build()?)` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
+//! | `reqwest` | `evident::reqwest::client()?` | reqwest 0.13 (async, HTTP/1.1 and HTTP/2) |
+//! | `isahc` | `evident::isahc::client()?` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
 //!
-//! For anything beyond the defaults, build the engine
-//! (`HyperEngine::builder()`, `UreqEngine::builder()`) and the client
-//! ([`ClientBuilder`]) yourself; [`tls`] says what HTTPS trusts.
+//! Every engine module has the same shape: the engine and its builder, a
+//! `Client` alias and a one-line `client()`. For anything beyond the
+//! defaults, build the engine (`HyperEngine::builder()`,
+//! `UreqEngine::builder()`, …: each takes [`tls`] options, root
+//! certificates and [`HostOverrides`]) and the client ([`ClientBuilder`])
+//! yourself. To pick the engine from configuration at run time, wrap it in
+//! an [`AnyEngine`] (or [`AnyBlockingEngine`]): `Client<AnyEngine>` is one
+//! type whichever engine it drives.
 //!
 //! Other features: `webpki-roots` (default: HTTPS trusts Mozilla's root
 //! program, compiled in), `native-roots` (also the system store),
@@ -64,13 +69,17 @@ pub use ::bytes;
 pub use ::http;
 
 pub use evident_core::client::{
-    Body, CallOptions, CallReport, Client, ClientBuilder, Error, attempts_of,
+    Body, CallOptions, CallReport, Client, ClientBuilder, Error, StreamingBody, attempts_of,
 };
 pub use evident_core::{
-    AttemptRecord, AttemptStage, BudgetConfig, ConfigError, Decision, DelaySource,
-    ExecutionEvidence, FailureCategory, Idempotency, Observer, RejectionKind, RetryBudget,
-    RetryPolicy, RetryPolicyBuilder, RetryReason, RetryTable, StopReason, TransportFailure,
+    AttemptRecord, AttemptStage, BudgetConfig, CallInfo, ConfigError, Decision, DelaySource,
+    ExecutionEvidence, FailureCategory, HostOverride, HostOverrides, Idempotency, Observer,
+    RejectionKind, RetryBudget, RetryPolicy, RetryPolicyBuilder, RetryReason, RetryTable,
+    StopReason, TransportFailure,
 };
+
+mod any;
+pub use any::{AnyBlockingEngine, AnyEngine, EngineChoiceError};
 
 /// The client module as the core defines it (constants, clocks, both
 /// clients).
@@ -90,7 +99,9 @@ pub use evident_core::tls;
 /// records and decisions, driven on the caller's thread.
 pub mod blocking {
     pub use evident_core::client::blocking::{Body, Client};
-    pub use evident_core::client::{CallOptions, ClientBuilder, Error, attempts_of};
+    pub use evident_core::client::{
+        BlockingStreamingBody as StreamingBody, CallOptions, ClientBuilder, Error, attempts_of,
+    };
 }
 
 /// For engine authors: the seam an engine implements, the progress it
@@ -199,13 +210,56 @@ pub mod ureq {
     }
 }
 
-/// The reqwest engine (feature `reqwest`).
+/// The reqwest engine (feature `reqwest`): async, HTTP/1.1 and HTTP/2.
 #[cfg(feature = "reqwest")]
-pub use evident_reqwest as reqwest;
+pub mod reqwest {
+    pub use evident_reqwest::*;
 
-/// The isahc (libcurl) engine (feature `isahc`).
+    /// The async client over the reqwest engine.
+    pub type Client = crate::Client<ReqwestEngine>;
+
+    /// A client over a reqwest engine with the default configuration:
+    /// HTTPS trusts the default roots (see [`crate::tls`]), HTTP/2 by ALPN.
+    ///
+    /// ```
+    /// let client = evident::reqwest::client().unwrap();
+    /// # let _ = client;
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Only when a trust source cannot be loaded (`native_roots` with an
+    /// empty system store).
+    pub fn client() -> Result<Client, crate::ConfigError> {
+        Ok(crate::Client::new(ReqwestEngine::builder().build()?))
+    }
+}
+
+/// The isahc (libcurl) engine (feature `isahc`): async, HTTP/1.1, a fresh
+/// connection per attempt.
 #[cfg(feature = "isahc")]
-pub use evident_isahc as isahc;
+pub mod isahc {
+    pub use evident_isahc::*;
+
+    /// The async client over the isahc engine.
+    pub type Client = crate::Client<IsahcEngine>;
+
+    /// A client over an isahc engine with the default configuration:
+    /// HTTPS trusts the default roots (see [`crate::tls`]).
+    ///
+    /// ```
+    /// let client = evident::isahc::client().unwrap();
+    /// # let _ = client;
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When a trust source cannot be loaded, or libcurl cannot be
+    /// initialised.
+    pub fn client() -> Result<Client, crate::ConfigError> {
+        Ok(crate::Client::new(IsahcEngine::builder().build()?))
+    }
+}
 
 /// A fleet of clients sharing one rate limit per origin and one retry
 /// budget through Redis, falling back to local limits when Redis is in
