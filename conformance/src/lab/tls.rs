@@ -29,6 +29,10 @@ pub enum TlsFault {
     /// Accept TCP, read the client's first TLS record (the ClientHello) in
     /// full, then close cleanly (FIN) without answering.
     ClosedDuringHandshake,
+    /// Accept TCP, read the ClientHello in full, then never answer: the
+    /// handshake stalls until the client gives up and closes. TCP was up,
+    /// so a timeout here belongs to the `tls` stage.
+    StalledHandshake,
 }
 
 /// Builder for a TLS fault server.
@@ -83,19 +87,25 @@ impl TlsFaultServer {
                 .bind(self.listen.addr)
                 .lifetime(self.listen.lifetime)
                 .start(),
-            TlsFault::ClosedDuringHandshake => {
-                let handle = runtime()?;
-                let listener = bind(&self.listen)?;
-                let addr = listener.local_addr()?;
-                let ledger = Ledger::new();
-                let (stop_tx, stop) = self.listen.stop_channel();
-                let handler = Arc::new(|stream: TcpStream, _connection: u64| {
-                    close_after_client_hello(stream)
-                });
-                handle.spawn(accept_loop(listener, ledger.clone(), stop, handler));
-                Ok(LabServer::new(addr, ledger, true, stop_tx))
-            }
+            TlsFault::ClosedDuringHandshake => self.start_raw(close_after_client_hello),
+            TlsFault::StalledHandshake => self.start_raw(stall_after_client_hello),
         }
+    }
+
+    /// A raw TCP server that handles every connection with `handle`.
+    fn start_raw<F, Fut>(self, handle: F) -> io::Result<LabServer>
+    where
+        F: Fn(TcpStream) -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
+        let runtime = runtime()?;
+        let listener = bind(&self.listen)?;
+        let addr = listener.local_addr()?;
+        let ledger = Ledger::new();
+        let (stop_tx, stop) = self.listen.stop_channel();
+        let handler = Arc::new(move |stream: TcpStream, _connection: u64| handle(stream));
+        runtime.spawn(accept_loop(listener, ledger.clone(), stop, handler));
+        Ok(LabServer::new(addr, ledger, true, stop_tx))
     }
 }
 
@@ -103,14 +113,28 @@ impl TlsFaultServer {
 /// closing with unread bytes would make the kernel send a RST instead of
 /// the FIN this fault promises.
 async fn close_after_client_hello(mut stream: TcpStream) {
+    if read_record(&mut stream).await {
+        drop(stream);
+    }
+}
+
+/// Reads one whole TLS record, then answers nothing and keeps the
+/// connection until the client closes it (whatever else it sends is read
+/// and dropped, so the client's close is a FIN, never a reset).
+async fn stall_after_client_hello(mut stream: TcpStream) {
+    if read_record(&mut stream).await {
+        let mut rest = Vec::new();
+        let _ = stream.read_to_end(&mut rest).await;
+    }
+}
+
+/// Reads one whole TLS record: whether it arrived.
+async fn read_record(stream: &mut TcpStream) -> bool {
     let mut header = [0u8; TLS_RECORD_HEADER_LEN];
     if stream.read_exact(&mut header).await.is_err() {
-        return;
+        return false;
     }
     let len = usize::from(u16::from_be_bytes([header[3], header[4]]));
     let mut record = vec![0u8; len];
-    if stream.read_exact(&mut record).await.is_err() {
-        return;
-    }
-    drop(stream);
+    stream.read_exact(&mut record).await.is_ok()
 }
