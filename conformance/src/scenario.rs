@@ -1,9 +1,9 @@
 //! What a conformance scenario is: a fault, the calls made against it, and
 //! the expected attempt records and server-side executions.
 //!
-//! Expectations are written from the rules in DESIGN.md (classification,
-//! evidence, decision), before any engine runs them: never copied from what
-//! an engine printed.
+//! Expectations are written from the rules in `docs/design.md`
+//! (classification, evidence, decision), before any engine runs them:
+//! never copied from what an engine printed.
 
 use std::fmt;
 use std::time::{Duration, SystemTime};
