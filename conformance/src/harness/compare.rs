@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use evident_core::observe::AttemptRecord;
 
-use super::driver::Driver;
+use super::driver::EngineUnderTest;
 use crate::lab::Ledger;
 use crate::scenario::{Expect, Scenario};
 
@@ -103,7 +103,11 @@ pub(super) struct Observed<'a> {
 /// The cell for what a run of `scenario` on `driver`'s engine observed:
 /// compared with the scenario's expectation and, where that fails, with
 /// the expectation the driver's declared gaps make of it.
-pub(super) fn verdict(driver: &Driver, scenario: &Scenario, observed: Observed<'_>) -> Cell {
+pub(super) fn verdict(
+    driver: &EngineUnderTest,
+    scenario: &Scenario,
+    observed: Observed<'_>,
+) -> Cell {
     let Observed {
         records: all,
         durations,

@@ -1,6 +1,6 @@
 //! The public driver API: what an engine author writes to put an engine
-//! under test ([`Driver`]), and what the engine is built with for one
-//! scenario ([`EngineEnv`]).
+//! under test ([`EngineUnderTest`]), and what the engine is built with for
+//! one scenario ([`EngineEnv`]).
 
 use std::sync::Arc;
 
@@ -29,9 +29,11 @@ pub(super) enum Build {
     Blocking(Arc<BuildBlocking>),
 }
 
-/// An engine as the harness sees it.
+/// An engine under test, as the harness sees it: its name, what it cannot
+/// do and the differences it declares (each with its reason), and how to
+/// build it for a scenario. Often called its *driver* in these docs.
 #[derive(Clone)]
-pub struct Driver {
+pub struct EngineUnderTest {
     pub(super) name: &'static str,
     pub(super) gaps: Vec<(Capability, &'static str)>,
     pub(super) known_gaps: Vec<KnownGap>,
@@ -39,22 +41,30 @@ pub struct Driver {
     pub(super) build: Build,
 }
 
-impl std::fmt::Debug for Driver {
+/// The former name of [`EngineUnderTest`], kept so that code written
+/// against it (a third party's engine crate, the workspace's teaching
+/// engine, `docs/adding-an-engine.md`) keeps compiling. New code names
+/// [`EngineUnderTest`]: this alias is to be deprecated once the teaching
+/// engine and the guide use the new name (deprecating it before would
+/// fail the workspace's `clippy -D warnings` on the teaching engine).
+pub type Driver = EngineUnderTest;
+
+impl std::fmt::Debug for EngineUnderTest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Driver")
+        f.debug_struct("EngineUnderTest")
             .field("name", &self.name)
             .field("gaps", &self.gaps)
             .finish_non_exhaustive()
     }
 }
 
-impl Driver {
+impl EngineUnderTest {
     /// An async engine.
     pub fn asynchronous<E: Engine>(
         name: &'static str,
         build: impl Fn(&EngineEnv) -> Arc<E> + Send + Sync + 'static,
-    ) -> Driver {
-        Driver {
+    ) -> EngineUnderTest {
+        EngineUnderTest {
             name,
             gaps: Vec::new(),
             known_gaps: Vec::new(),
@@ -67,8 +77,8 @@ impl Driver {
     pub fn blocking<E: BlockingEngine>(
         name: &'static str,
         build: impl Fn(&EngineEnv) -> Arc<E> + Send + Sync + 'static,
-    ) -> Driver {
-        Driver {
+    ) -> EngineUnderTest {
+        EngineUnderTest {
             name,
             gaps: Vec::new(),
             known_gaps: Vec::new(),
@@ -79,21 +89,21 @@ impl Driver {
 
     /// Declares something the engine cannot do, with the reason; scenarios
     /// needing it are skipped on this engine, with the reason.
-    pub fn lacks(mut self, capability: Capability, reason: &'static str) -> Driver {
+    pub fn lacks(mut self, capability: Capability, reason: &'static str) -> EngineUnderTest {
         self.gaps.push((capability, reason));
         self
     }
 
     /// Declares a scenario the engine runs but cannot match exactly (see
     /// [`KnownGap`]).
-    pub fn known_gap(mut self, gap: KnownGap) -> Driver {
+    pub fn known_gap(mut self, gap: KnownGap) -> EngineUnderTest {
         self.known_gaps.push(gap);
         self
     }
 
     /// Declares a difference the engine shows wherever a rule says it
     /// applies (see [`StandingGap`]).
-    pub fn standing_gap(mut self, gap: StandingGap) -> Driver {
+    pub fn standing_gap(mut self, gap: StandingGap) -> EngineUnderTest {
         self.standing_gaps.push(gap);
         self
     }
@@ -104,7 +114,7 @@ impl Driver {
     }
 
     /// Whether the engine declared that it lacks `capability` (see
-    /// [`Driver::lacks`]).
+    /// [`EngineUnderTest::lacks`]).
     pub fn lacks_capability(&self, capability: Capability) -> bool {
         self.gaps.iter().any(|(c, _)| *c == capability)
     }
@@ -131,7 +141,8 @@ impl Driver {
     }
 }
 
-/// An engine built by a [`Driver`] ([`Driver::build_engine`]).
+/// An engine built by an [`EngineUnderTest`]
+/// ([`EngineUnderTest::build_engine`]).
 #[derive(Clone)]
 pub enum BuiltEngine {
     /// An async engine.

@@ -1,17 +1,17 @@
 //! Runs scenarios against engines.
 //!
-//! An engine plugs in as a [`Driver`]: its name, what it cannot do (each gap
-//! with its reason), and a function building the engine for an
-//! [`EngineEnv`] (the lab's host overrides and trusted root). Async and
+//! An engine plugs in as an [`EngineUnderTest`]: its name, what it cannot
+//! do (each gap with its reason), and a function building the engine for
+//! an [`EngineEnv`] (the lab's host overrides and trusted root). Async and
 //! blocking engines run the same scenarios through the same core client
 //! state machine; only the driver of the loop differs.
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use evident_conformance::harness::{Driver, run_scenario};
+//! use evident_conformance::harness::{EngineUnderTest, run_scenario};
 //! use evident_core::testing::{ScriptedEngine, Step};
 //!
-//! let driver = Driver::asynchronous("scripted", |_env| {
+//! let driver = EngineUnderTest::asynchronous("scripted", |_env| {
 //!     Arc::new(ScriptedEngine::new([Step::respond(200, "ok")]))
 //! });
 //! let scenario = evident_conformance::table::scenarios().remove(0);
@@ -39,7 +39,7 @@ mod run;
 mod target;
 
 pub use compare::{Cell, CellStatus, describe_failure};
-pub use driver::{BuiltEngine, Driver, EngineEnv};
+pub use driver::{BuiltEngine, Driver, EngineEnv, EngineUnderTest};
 pub use gaps::{KnownGap, StandingGap};
 pub(crate) use request::OneShotStream;
 pub use request::PADDING_HEADER;

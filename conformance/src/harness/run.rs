@@ -16,7 +16,7 @@ use evident_core::resilience::{
 use tokio::task::JoinHandle;
 
 use super::compare::{Cell, CellStatus, Observed, describe_failure, verdict};
-use super::driver::{Build, Driver, EngineEnv};
+use super::driver::{Build, EngineEnv, EngineUnderTest};
 use super::request::{async_body, blocking_body, head, options};
 use super::target::{Target, start_fault};
 use crate::lab::{Ledger, TestPki};
@@ -28,7 +28,7 @@ pub const SCENARIO_LIMIT: Duration = Duration::from_secs(45);
 
 /// Runs one scenario on one engine. Must be called inside a multi-threaded
 /// tokio runtime (the lab's servers run on it).
-pub async fn run_scenario(driver: &Driver, scenario: &Scenario) -> Cell {
+pub async fn run_scenario(driver: &EngineUnderTest, scenario: &Scenario) -> Cell {
     if let Some(reason) = driver.not_applicable(scenario) {
         return Cell::without_records(CellStatus::Skipped(reason));
     }
@@ -96,7 +96,7 @@ impl Caller {
     }
 }
 
-async fn run_applicable(driver: &Driver, scenario: &Scenario) -> Cell {
+async fn run_applicable(driver: &EngineUnderTest, scenario: &Scenario) -> Cell {
     let target = match start_fault(&scenario.fault) {
         Ok(t) => t,
         Err(e) => {
@@ -307,7 +307,7 @@ impl Observer for DrainOnRetry {
 /// # Panics
 ///
 /// If the scenario fails, is skipped, or does not exist.
-pub fn assert_scenario(driver: &Driver, name: &str) {
+pub fn assert_scenario(driver: &EngineUnderTest, name: &str) {
     let scenario = crate::table::scenarios()
         .into_iter()
         .find(|s| s.name == name)
