@@ -46,7 +46,7 @@ mod tls;
 
 use crate::lab::{Http1Behaviour as H1, Http2Behaviour as H2, Reply};
 use crate::scenario::{
-    BodySpec, CallSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, Fault, Scenario, Then,
+    BodySpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, Fault, Scenario, ScenarioCall, Then,
 };
 
 fn h1(script: Vec<H1>) -> Fault {
@@ -97,8 +97,8 @@ fn succeeded() -> Expect {
 
 /// A POST with an empty body, for HTTP/2 scenarios: the request is complete
 /// with its HEADERS frame, so the stage at the fault is always `await_head`.
-fn empty_post() -> CallSpec {
-    CallSpec::post().body(BodySpec::Empty)
+fn empty_post() -> ScenarioCall {
+    ScenarioCall::post().body(BodySpec::Empty)
 }
 
 /// An attempt that failed after its request left and before any head: the

@@ -5,9 +5,9 @@ use bytes::Bytes;
 use evident_core::client::{self, CallOptions, blocking};
 
 use crate::lab::REQUEST_ID_HEADER;
-use crate::scenario::{BodySpec, CallSpec, Declared, LARGE_BODY_BYTES};
+use crate::scenario::{BodySpec, Declared, LARGE_BODY_BYTES, ScenarioCall};
 
-pub(super) fn options(call: &CallSpec) -> CallOptions {
+pub(super) fn options(call: &ScenarioCall) -> CallOptions {
     let mut o = CallOptions::new();
     o = match call.declared {
         Declared::Nothing => o,
@@ -27,7 +27,7 @@ fn small_body() -> Bytes {
 /// The header that carries a call's head padding.
 pub const PADDING_HEADER: &str = "x-evident-padding";
 
-pub(super) fn head(url: &str, call: &CallSpec, index: usize) -> http::request::Builder {
+pub(super) fn head(url: &str, call: &ScenarioCall, index: usize) -> http::request::Builder {
     let mut builder = http::Request::builder()
         .method(call.method.clone())
         .uri(url)

@@ -20,7 +20,7 @@ use super::driver::{Build, EngineEnv, EngineUnderTest};
 use super::request::{async_body, blocking_body, head, options};
 use super::target::{Target, start_fault};
 use crate::lab::{Ledger, TestPki};
-use crate::scenario::{Before, CallSpec, Scenario};
+use crate::scenario::{Before, Scenario, ScenarioCall};
 
 /// Upper bound on one scenario's run: every lab server stops by itself well
 /// within it, so hitting it means an engine hung.
@@ -69,7 +69,7 @@ impl Caller {
     }
 
     /// Starts call `index` on its own task.
-    fn spawn(&self, url: &str, call: &CallSpec, index: usize) -> JoinHandle<CallResult> {
+    fn spawn(&self, url: &str, call: &ScenarioCall, index: usize) -> JoinHandle<CallResult> {
         let options = options(call);
         match self.clone() {
             Caller::Async(client) => {
@@ -153,7 +153,7 @@ async fn run_applicable(driver: &EngineUnderTest, scenario: &Scenario) -> Cell {
 async fn run_calls(
     caller: &Caller,
     target: &Target,
-    calls: &[CallSpec],
+    calls: &[ScenarioCall],
 ) -> Result<Vec<CallResult>, String> {
     let mut results: Vec<Option<CallResult>> = vec![None; calls.len()];
     let mut in_flight = Vec::new();

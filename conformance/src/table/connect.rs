@@ -12,7 +12,7 @@ use evident_core::decide::{RetryReason as R, StopReason as X};
 use super::{ok, retry, stop, succeeded};
 use crate::lab::Http1Behaviour as H1;
 use crate::scenario::{
-    AddressFault, CallSpec, ClientSpec, DEFAULT_CLIENT, Expect, Fault, Scenario,
+    AddressFault, ClientSpec, DEFAULT_CLIENT, Expect, Fault, Scenario, ScenarioCall,
 };
 
 /// The connect scenarios, in table order.
@@ -22,7 +22,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "name_not_found",
             "a name that does not exist is permanent and proves not sent",
             Fault::NameNotFound,
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::Resolve,
                 C::NameNotFound,
@@ -35,7 +35,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "connection_refused",
             "a refused connection is retried even for a POST, until attempts run out",
             Fault::Refused,
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![
                 Expect::failed(
                     S::Connect,
@@ -62,7 +62,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "connect_timeout",
             "a connect that hangs is a connect timeout, not sent, retried for a POST",
             Fault::ConnectTimeout,
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![
                 Expect::failed(S::Connect, C::ConnectTimeout, E::NotSent, retry(R::NotSent)),
                 Expect::failed(
@@ -83,7 +83,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "two_addresses_refused_then_untrusted",
             "the permanent TLS failure of the second address surfaces, not the refusal",
             Fault::TwoAddresses(AddressFault::Refused, AddressFault::UntrustedCertificate),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::Tls,
                 C::TlsCertificate,
@@ -96,7 +96,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "two_addresses_untrusted_then_refused",
             "a later, milder refusal never hides an earlier permanent TLS failure",
             Fault::TwoAddresses(AddressFault::UntrustedCertificate, AddressFault::Refused),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::Tls,
                 C::TlsCertificate,
@@ -114,7 +114,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 ipv6: true,
                 receive_buffer: None,
             },
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![succeeded()],
             1,
         ),

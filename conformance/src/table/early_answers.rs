@@ -12,7 +12,7 @@ use evident_core::decide::StopReason as X;
 
 use super::{LARGE_UPLOAD_CLIENT, h1, h1_tls, h2_tls, h2c, ok, status, stop, succeeded};
 use crate::lab::{AfterEarlyAnswer, Http1Behaviour as H1, Http2Behaviour as H2};
-use crate::scenario::{BodySpec, CallSpec, Expect, Scenario};
+use crate::scenario::{BodySpec, Expect, Scenario, ScenarioCall};
 
 /// Body bytes the server reads before it answers: enough that the body has
 /// provably started to flow.
@@ -79,7 +79,7 @@ fn early_answer(name: &'static str, summary: &'static str, over: Over, answer: A
         name,
         summary,
         fault,
-        CallSpec::post().body(BodySpec::Large),
+        ScenarioCall::post().body(BodySpec::Large),
         vec![expected],
         executions,
     )

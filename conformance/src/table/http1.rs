@@ -10,7 +10,7 @@ use evident_core::decide::{RetryReason as R, StopReason as X};
 use super::{LARGE_UPLOAD_CLIENT, after_write, h1, ok, retry, stop, succeeded};
 use crate::lab::Http1Behaviour as H1;
 use crate::scenario::{
-    Before, BodySpec, CallSpec, DEFAULT_CLIENT, Expect, Fault, LARGE_BODY_BYTES, Scenario,
+    Before, BodySpec, DEFAULT_CLIENT, Expect, Fault, LARGE_BODY_BYTES, Scenario, ScenarioCall,
     ServerExpect,
 };
 
@@ -31,7 +31,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "ok_200",
             "baseline: one attempt, one execution",
             h1(vec![H1::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![succeeded()],
             1,
         ),
@@ -42,7 +42,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::CloseAfterRequest { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
             1,
         ),
@@ -53,7 +53,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::CloseAfterRequest { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
                 succeeded(),
@@ -67,7 +67,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::ResetAfterRequest { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![after_write(C::ConnectionReset, stop(X::NotIdempotent))],
             1,
         ),
@@ -75,7 +75,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "never_answers",
             "the core's attempt timer fires after the request left: ambiguous",
             h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![after_write(C::Timeout, stop(X::NotIdempotent))],
             1,
         ),
@@ -83,7 +83,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "never_answers_idempotent",
             "the same timeout for a declared-idempotent call is retried",
             h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 after_write(C::Timeout, retry(R::SafelyIdempotent)),
                 succeeded(),
@@ -97,7 +97,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::PartialHeadThenClose { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
             1,
         ),
@@ -105,7 +105,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "malformed_response",
             "a malformed response is a permanent protocol failure",
             h1(vec![H1::Malformed { execute: true }, H1::Respond(ok())]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![after_write(C::Protocol, stop(X::PermanentFailure))],
             1,
         ),
@@ -120,7 +120,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::ReadBody,
                 C::ConnectionClosed,
@@ -140,7 +140,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 Expect::failed(
                     S::ReadBody,
@@ -162,7 +162,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::ReadBody,
                 C::Timeout,
@@ -180,7 +180,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post().body(BodySpec::Large),
+            ScenarioCall::post().body(BodySpec::Large),
             vec![Expect::failed(
                 S::WriteBody,
                 C::ConnectionReset,
@@ -199,7 +199,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post().body(BodySpec::Large).idempotent(),
+            ScenarioCall::post().body(BodySpec::Large).idempotent(),
             vec![
                 Expect::failed(
                     S::WriteBody,
@@ -221,7 +221,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post().body(BodySpec::LargeOneShot).idempotent(),
+            ScenarioCall::post().body(BodySpec::LargeOneShot).idempotent(),
             vec![Expect::failed(
                 S::WriteBody,
                 C::ConnectionReset,
@@ -237,8 +237,8 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             fault: h1(vec![H1::RespondThenCloseIdle(ok()), H1::Respond(ok())]),
             client: DEFAULT_CLIENT,
             calls: vec![
-                CallSpec::idempotent_get(),
-                CallSpec::post().before(Before::IdleConnectionClosed),
+                ScenarioCall::idempotent_get(),
+                ScenarioCall::post().before(Before::IdleConnectionClosed),
             ],
             expected: vec![vec![succeeded()], vec![succeeded()]],
             server: ServerExpect {
@@ -254,7 +254,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             summary: "a response with Connection: close is final for its connection; the next call opens a new one without a failed attempt",
             fault: h1(vec![H1::Respond(ok().close()), H1::Respond(ok())]),
             client: DEFAULT_CLIENT,
-            calls: vec![CallSpec::post(), CallSpec::post()],
+            calls: vec![ScenarioCall::post(), ScenarioCall::post()],
             expected: vec![vec![succeeded()], vec![succeeded()]],
             server: ServerExpect {
                 executions: 2,
@@ -273,7 +273,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::ResetAfterRequest { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 after_write(C::ConnectionReset, retry(R::SafelyIdempotent)),
                 succeeded(),
@@ -287,7 +287,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::PartialHeadThenClose { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
                 succeeded(),
@@ -304,7 +304,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 Expect::failed(
                     S::ReadBody,
@@ -323,7 +323,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::TruncatedChunkedBody { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::ReadBody,
                 C::ConnectionClosed,
@@ -343,7 +343,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::ReadBody,
                 C::ConnectionReset,
@@ -371,7 +371,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 ipv6: false,
                 receive_buffer: Some(STOPPED_READER_RECEIVE_BUFFER),
             },
-            CallSpec::post().body(BodySpec::Large),
+            ScenarioCall::post().body(BodySpec::Large),
             vec![Expect::failed(
                 S::WriteBody,
                 C::Timeout,
@@ -398,7 +398,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 ipv6: false,
                 receive_buffer: Some(STOPPED_READER_RECEIVE_BUFFER),
             },
-            CallSpec::post().body(BodySpec::Large).idempotent(),
+            ScenarioCall::post().body(BodySpec::Large).idempotent(),
             vec![
                 Expect::failed(
                     S::WriteBody,

@@ -11,7 +11,7 @@ use h2::Reason;
 
 use super::{after_write, empty_post, h2_tls, h2c, ok, retry, stop, succeeded};
 use crate::lab::Http2Behaviour as H2;
-use crate::scenario::{BodySpec, CallSpec, Expect, Scenario};
+use crate::scenario::{BodySpec, Expect, Scenario, ScenarioCall};
 
 /// The HTTP/2 scenarios, in table order.
 pub(super) fn scenarios() -> Vec<Scenario> {
@@ -206,7 +206,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "h2_post_in_memory_body",
             "HTTP/2 POST with an in-memory body",
             h2c(vec![H2::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![succeeded()],
             1,
         ),
@@ -214,7 +214,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "h2_post_one_shot_body",
             "HTTP/2 POST with a one-shot (streamed) body",
             h2c(vec![H2::Respond(ok())]),
-            CallSpec::post().body(BodySpec::SmallOneShot),
+            ScenarioCall::post().body(BodySpec::SmallOneShot),
             vec![succeeded()],
             1,
         ),
@@ -226,7 +226,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "h2_refused_stream_after_in_memory_body",
             "REFUSED_STREAM after the body was sent: not processed, a POST with an in-memory body is retried",
             h2c(vec![H2::RefusedStreamAfterBody, H2::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![refused_after_body(retry(R::NotProcessed)), succeeded()],
             1,
         )
@@ -237,7 +237,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "h2_refused_stream_after_one_shot_body",
             "REFUSED_STREAM after a one-shot body: not processed, but the body cannot be sent again",
             h2c(vec![H2::RefusedStreamAfterBody, H2::Respond(ok())]),
-            CallSpec::post().body(BodySpec::SmallOneShot),
+            ScenarioCall::post().body(BodySpec::SmallOneShot),
             vec![refused_after_body(stop(X::BodyNotReplayable))],
             0,
         )

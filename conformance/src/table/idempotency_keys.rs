@@ -11,7 +11,7 @@ use evident_core::decide::{RetryReason as R, StopReason as X};
 
 use super::{after_write, h1, ok, retry, status, stop, succeeded};
 use crate::lab::Http1Behaviour as H1;
-use crate::scenario::{CallSpec, DelayCheck, Expect, Fault, Scenario};
+use crate::scenario::{DelayCheck, Expect, Fault, Scenario, ScenarioCall};
 
 /// Padding of the request head that never fully leaves: twice Linux's
 /// largest default send buffer (4 MiB), against a server that never reads
@@ -28,7 +28,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::CloseAfterRequest { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post().with_key(),
+            ScenarioCall::post().with_key(),
             vec![
                 after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
                 succeeded(),
@@ -43,7 +43,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(409).header("retry-after", "1")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::post().with_key(),
+            ScenarioCall::post().with_key(),
             vec![
                 Expect::answered(409, retry(R::KeyInProgress))
                     .delay(DelayCheck::Exactly(Duration::from_secs(1))),
@@ -56,7 +56,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "idempotency_key_reused",
             "422 to a call whose key was sent: the key was reused with another payload; never retried",
             h1(vec![H1::Respond(status(422)), H1::Respond(ok())]),
-            CallSpec::post().with_key(),
+            ScenarioCall::post().with_key(),
             vec![Expect::answered(422, stop(X::KeyReused))],
             0,
         )
@@ -68,7 +68,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(409).header("retry-after", "1")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::post().idempotent(),
+            ScenarioCall::post().idempotent(),
             vec![Expect::answered(409, stop(X::StatusNotRetryable))],
             0,
         ),
@@ -82,7 +82,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "idempotency_key_head_never_left",
             "a key in a head that never fully left does not make the call safely idempotent",
             Fault::NeverReads,
-            CallSpec::post().with_key().pad_head(HEAD_PADDING),
+            ScenarioCall::post().with_key().pad_head(HEAD_PADDING),
             vec![Expect::failed(
                 S::WriteHead,
                 C::Timeout,

@@ -13,8 +13,8 @@ use evident_core::observe::RejectionKind;
 use super::{after_write, backoff, h1, ok, retry, status, stop, succeeded};
 use crate::lab::Http1Behaviour as H1;
 use crate::scenario::{
-    Before, BudgetSpec, CallSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, RateSpec,
-    Scenario, ServerExpect,
+    Before, BudgetSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, RateSpec, Scenario,
+    ScenarioCall, ServerExpect,
 };
 
 /// The `Retry-After` the drain interrupts: long enough that a client that
@@ -48,10 +48,10 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 ..DEFAULT_CLIENT
             },
             calls: vec![
-                CallSpec::post(),
-                CallSpec::post(),
-                CallSpec::post(),
-                CallSpec::post(),
+                ScenarioCall::post(),
+                ScenarioCall::post(),
+                ScenarioCall::post(),
+                ScenarioCall::post(),
             ],
             expected: vec![
                 vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
@@ -71,7 +71,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "deadline_leaves_no_time",
             "the deadline ends the attempt and leaves too little time for another",
             h1(vec![H1::NeverAnswer { execute: true }, H1::Respond(ok())]),
-            CallSpec::idempotent_get().deadline(Duration::from_millis(600)),
+            ScenarioCall::idempotent_get().deadline(Duration::from_millis(600)),
             vec![after_write(C::Timeout, stop(X::DeadlineTooShort))],
             1,
         )
@@ -97,7 +97,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 drain_on_retry: true,
                 ..DEFAULT_CLIENT
             },
-            calls: vec![CallSpec::idempotent_get()],
+            calls: vec![ScenarioCall::idempotent_get()],
             expected: vec![vec![
                 Expect::answered(503, retry(R::RetryableStatus)).delay(DelayCheck::Exactly(
                     Duration::from_secs(DRAIN_RETRY_AFTER_SECS),
@@ -120,7 +120,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "retry_budget_exhausted",
             "the retry budget stops retries before the attempts run out",
             h1(vec![H1::Respond(status(503))]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 backoff(Expect::answered(503, retry(R::RetryableStatus))),
                 Expect::answered(503, stop(X::BudgetExhausted)),
@@ -146,7 +146,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 }),
                 ..DEFAULT_CLIENT
             },
-            calls: vec![CallSpec::post(), CallSpec::post()],
+            calls: vec![ScenarioCall::post(), ScenarioCall::post()],
             expected: vec![
                 vec![succeeded()],
                 vec![Expect::rejected(RejectionKind::RateLimited)],
@@ -172,8 +172,8 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 ..DEFAULT_CLIENT
             },
             calls: vec![
-                CallSpec::post(),
-                CallSpec::post().before(Before::PreviousInFlight),
+                ScenarioCall::post(),
+                ScenarioCall::post().before(Before::PreviousInFlight),
             ],
             expected: vec![
                 vec![Expect::failed(

@@ -10,7 +10,7 @@ use super::{
     CONFORMANCE_BASE_BACKOFF, backoff, h1, lab_wall_clock, ok, retry, status, stop, succeeded,
 };
 use crate::lab::Http1Behaviour as H1;
-use crate::scenario::{CallSpec, ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, Scenario};
+use crate::scenario::{ClientSpec, DEFAULT_CLIENT, DelayCheck, Expect, Scenario, ScenarioCall};
 
 /// The status scenarios, in table order.
 pub(super) fn scenarios() -> Vec<Scenario> {
@@ -24,7 +24,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(503).header("retry-after", "1")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 Expect::answered(503, retry(R::RetryableStatus))
                     .delay(DelayCheck::Exactly(Duration::from_secs(1))),
@@ -39,7 +39,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(503).header("retry-after", "1")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
             0,
         ),
@@ -53,7 +53,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(429).header("retry-after", &http_date_a_second_later)),
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 Expect::answered(429, retry(R::RetryableStatus))
                     .delay(DelayCheck::Exactly(Duration::from_secs(1))),
@@ -72,7 +72,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(503).header("retry-after", "120")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get().deadline(Duration::from_secs(10)),
+            ScenarioCall::idempotent_get().deadline(Duration::from_secs(10)),
             vec![Expect::answered(503, stop(X::RetryAfterBeyondDeadline))],
             0,
         ),
@@ -83,7 +83,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(500).executes(true)),
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::answered(500, stop(X::StatusNotIdempotent))],
             1,
         ),
@@ -94,7 +94,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(302).header("location", "/elsewhere")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![Expect::answered(302, stop(X::StatusNotRetryable))],
             0,
         )
@@ -106,7 +106,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(503).header("retry-after", "soon")),
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 Expect::answered(503, retry(R::RetryableStatus))
                     .delay(DelayCheck::Exactly(CONFORMANCE_BASE_BACKOFF)),
@@ -121,7 +121,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::Respond(status(500).executes(true)),
                 H1::Respond(ok()),
             ]),
-            CallSpec::idempotent_get(),
+            ScenarioCall::idempotent_get(),
             vec![
                 Expect::answered(500, retry(R::RetryableStatus)),
                 succeeded(),
@@ -138,7 +138,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "status_408_not_idempotent",
             "408 Request Timeout proves non-processing: a POST is retried",
             h1(vec![H1::Respond(status(408).close()), H1::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![
                 backoff(Expect::answered(408, retry(R::RequestTimeout))),
                 succeeded(),
@@ -153,7 +153,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "status_421_not_idempotent",
             "421 Misdirected Request is retried for a POST, on a new connection",
             h1(vec![H1::Respond(status(421)), H1::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![
                 backoff(Expect::answered(421, retry(R::MisdirectedRequest))),
                 succeeded(),
@@ -166,7 +166,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "status_425_not_idempotent",
             "425 Too Early proves non-processing: a POST is retried",
             h1(vec![H1::Respond(status(425)), H1::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![
                 backoff(Expect::answered(425, retry(R::TooEarly))),
                 succeeded(),

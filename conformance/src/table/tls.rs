@@ -8,7 +8,7 @@ use evident_core::decide::{RetryReason as R, StopReason as X};
 
 use super::{after_write, h1_tls, ok, retry, stop, succeeded};
 use crate::lab::{Http1Behaviour as H1, TlsFault};
-use crate::scenario::{CallSpec, Expect, Fault, Scenario};
+use crate::scenario::{Expect, Fault, Scenario, ScenarioCall};
 
 /// The TLS scenarios, in table order.
 pub(super) fn scenarios() -> Vec<Scenario> {
@@ -17,7 +17,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "ok_200_tls",
             "baseline over TLS",
             h1_tls(vec![H1::Respond(ok())]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![succeeded()],
             1,
         ),
@@ -25,7 +25,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "tls_untrusted_certificate",
             "a certificate from an untrusted CA is permanent and proves not sent",
             Fault::Tls(TlsFault::UntrustedCertificate),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![Expect::failed(
                 S::Tls,
                 C::TlsCertificate,
@@ -38,7 +38,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "tls_closed_during_handshake",
             "a handshake the server abandons proves not sent and is retried",
             Fault::Tls(TlsFault::ClosedDuringHandshake),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![
                 Expect::failed(S::Tls, C::TlsHandshake, E::NotSent, retry(R::NotSent)),
                 Expect::failed(S::Tls, C::TlsHandshake, E::NotSent, retry(R::NotSent)),
@@ -58,7 +58,7 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                 H1::CloseAfterRequest { execute: true },
                 H1::Respond(ok()),
             ]),
-            CallSpec::post(),
+            ScenarioCall::post(),
             vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
             1,
         ),
