@@ -1,5 +1,6 @@
 //! The conformance runner for an engine that is not built in, as a third
-//! party writes it: a `Driver` for the engine and one call to `run_main`.
+//! party writes it: an `EngineUnderTest` for the engine and one call to
+//! `run_main`.
 //! Here the "own" engine is hyper configured for HTTP/1.1 only, compared
 //! row by row with the built-in hyper engine.
 //!
@@ -11,11 +12,11 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use evident_conformance::harness::Driver;
+use evident_conformance::harness::EngineUnderTest;
 use evident_conformance::scenario::Capability;
 
 fn main() -> ExitCode {
-    let mine = Driver::asynchronous("http1-hyper", |env| {
+    let mine = EngineUnderTest::asynchronous("http1-hyper", |env| {
         Arc::new(
             evident_hyper::HyperEngine::builder()
                 .root_certificates(env.roots.clone())

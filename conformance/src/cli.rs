@@ -6,13 +6,13 @@
 //!
 //! ```no_run
 //! use std::sync::Arc;
-//! use evident_conformance::harness::Driver;
+//! use evident_conformance::harness::EngineUnderTest;
 //! use evident_conformance::scenario::Capability;
 //! # use evident_core::testing::{ScriptedEngine as MyEngine, Step};
 //!
 //! fn main() -> std::process::ExitCode {
 //!     // `env` carries the lab's host overrides and trusted root.
-//!     let mine = Driver::asynchronous("mine", |_env| {
+//!     let mine = EngineUnderTest::asynchronous("mine", |_env| {
 //!         Arc::new(MyEngine::new([Step::respond(200, "ok")]))
 //!     })
 //!     .lacks(Capability::Http2, "speaks HTTP/1.1 only");
@@ -38,7 +38,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use crate::harness::Driver;
+use crate::harness::EngineUnderTest;
 use crate::runner::run_matrix;
 use crate::table::scenario_names;
 
@@ -49,7 +49,7 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Runs the matrix for `drivers` with the process's arguments, prints it
 /// and returns the exit status: the whole `main` of a conformance runner.
-pub fn run_main(drivers: Vec<Driver>) -> ExitCode {
+pub fn run_main(drivers: Vec<EngineUnderTest>) -> ExitCode {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     ExitCode::from(run_cli(
@@ -60,13 +60,13 @@ pub fn run_main(drivers: Vec<Driver>) -> ExitCode {
     ))
 }
 
-fn usage(drivers: &[Driver], err: &mut dyn Write) -> u8 {
+fn usage(drivers: &[EngineUnderTest], err: &mut dyn Write) -> u8 {
     let _ = writeln!(
         err,
         "usage: [--json] [--engine NAME]... [--scenario NAME]...\nengines: {}",
         drivers
             .iter()
-            .map(Driver::name)
+            .map(EngineUnderTest::name)
             .collect::<Vec<_>>()
             .join(", ")
     );
@@ -77,7 +77,7 @@ fn usage(drivers: &[Driver], err: &mut dyn Write) -> u8 {
 /// `out`, problems to `err`, and returns the exit status.
 pub fn run_cli(
     args: impl IntoIterator<Item = String>,
-    drivers: Vec<Driver>,
+    drivers: Vec<EngineUnderTest>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {

@@ -2,7 +2,7 @@
 //! (all on by default; pick one with `--no-default-features --features
 //! <engine>`).
 
-use crate::harness::Driver;
+use crate::harness::EngineUnderTest;
 use crate::harness::KnownGap;
 #[cfg(any(feature = "ureq", feature = "isahc"))]
 use crate::scenario::Capability;
@@ -47,7 +47,11 @@ fn early_answer_race(scenario: &'static str, executions: u64, reason: &'static s
 /// cannot read an answer the server sent while the request body was still
 /// being written (RFC 9112 §9.6) in every run. Either outcome then passes
 /// as a named gap (see [`KnownGap::race`]).
-pub fn with_early_answer_races(mut driver: Driver, which: &[&str], reason: &'static str) -> Driver {
+pub fn with_early_answer_races(
+    mut driver: EngineUnderTest,
+    which: &[&str],
+    reason: &'static str,
+) -> EngineUnderTest {
     for (scenario, executions) in EARLY_ANSWERS {
         if which.contains(&scenario) {
             driver = driver.known_gap(early_answer_race(scenario, executions, reason));
@@ -89,9 +93,9 @@ const ISAHC_EARLY_ANSWER: &str = "libcurl reports the failed send (curl error 55
 
 /// The hyper 1 engine (HTTP/1.1 and HTTP/2).
 #[cfg(feature = "hyper")]
-pub fn hyper() -> Driver {
+pub fn hyper() -> EngineUnderTest {
     use std::sync::Arc;
-    Driver::asynchronous("hyper", |env| {
+    EngineUnderTest::asynchronous("hyper", |env| {
         let mut builder = evident_hyper::HyperEngine::builder()
             .root_certificates(env.roots.clone())
             .host_overrides(env.overrides.clone());
@@ -108,9 +112,9 @@ pub fn hyper() -> Driver {
 
 /// The ureq 3 engine (blocking, HTTP/1.1 only).
 #[cfg(feature = "ureq")]
-pub fn ureq() -> Driver {
+pub fn ureq() -> EngineUnderTest {
     use std::sync::Arc;
-    Driver::blocking("ureq", |env| {
+    EngineUnderTest::blocking("ureq", |env| {
         Arc::new(
             evident_ureq::UreqEngine::builder()
                 .root_certificates(env.roots.clone())
@@ -172,7 +176,7 @@ const REQWEST_GOAWAY_NO_PROOF: &str = "hyper's HTTP/2 client task hands a remote
 
 /// The reqwest 0.13 engine (HTTP/1.1 and HTTP/2, async).
 #[cfg(feature = "reqwest")]
-pub fn reqwest() -> Driver {
+pub fn reqwest() -> EngineUnderTest {
     use crate::scenario::{Expect, Then};
     use evident_core::decide::StopReason;
     use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
@@ -202,7 +206,7 @@ pub fn reqwest() -> Driver {
             REQWEST_GOAWAY_NO_PROOF,
         )
     };
-    let driver = Driver::asynchronous("reqwest", |env| {
+    let driver = EngineUnderTest::asynchronous("reqwest", |env| {
         let mut builder = evident_reqwest::ReqwestEngine::builder()
             .root_certificates(env.roots.clone())
             .host_overrides(env.overrides.clone());
@@ -264,9 +268,9 @@ pub fn reqwest() -> Driver {
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
 /// attempt so that libcurl cannot re-send a request on its own).
 #[cfg(feature = "isahc")]
-pub fn isahc() -> Driver {
+pub fn isahc() -> EngineUnderTest {
     use std::sync::Arc;
-    let driver = Driver::asynchronous("isahc", |env| {
+    let driver = EngineUnderTest::asynchronous("isahc", |env| {
         Arc::new(
             evident_isahc::IsahcEngine::builder()
                 .root_certificates(env.roots.clone())
@@ -302,7 +306,7 @@ pub fn isahc() -> Driver {
 }
 
 /// Every engine this build includes, in matrix column order.
-pub fn built_in() -> Vec<Driver> {
+pub fn built_in() -> Vec<EngineUnderTest> {
     vec![
         #[cfg(feature = "hyper")]
         hyper(),

@@ -6,7 +6,7 @@
 //!   HTTP/2) with a ledger counting executions where they happen.
 //! * [`scenario`] and [`table`]: what each scenario does and the attempt
 //!   records and execution count the rules predict.
-//! * [`harness`]: runs a scenario on an engine ([`harness::Driver`]).
+//! * [`harness`]: runs a scenario on an engine ([`harness::EngineUnderTest`]).
 //! * [`runner`] and [`report`]: the parity matrix, as Markdown and JSON.
 //! * [`engines`]: the engines built in (by features).
 //!
@@ -20,8 +20,9 @@
 //! # Running it on your own engine
 //!
 //! This crate is meant to be depended on from outside this workspace. An
-//! engine plugs in as a [`harness::Driver`] (its name, the capabilities it
-//! lacks with their reasons, and how to build it for the lab). Then:
+//! engine plugs in as an [`harness::EngineUnderTest`] (its name, the
+//! capabilities it lacks with their reasons, and how to build it for the
+//! lab). Then:
 //!
 //! * **tests**: a test target with `harness = false` in `Cargo.toml` and
 //!   one line, which makes `cargo test` report every scenario, a scenario

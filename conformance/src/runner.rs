@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::harness::{Driver, run_scenario};
+use crate::harness::{EngineUnderTest, run_scenario};
 use crate::parity::compare_row;
 use crate::report::Matrix;
 use crate::scenario::Scenario;
@@ -17,7 +17,7 @@ pub const CONCURRENT_SCENARIOS: usize = 8;
 
 /// Runs every scenario accepted by `filter` on every driver, and fails the
 /// cells of a row whose engines disagree although each met the expectation.
-pub fn run_matrix(drivers: &[Driver], filter: impl Fn(&Scenario) -> bool) -> Matrix {
+pub fn run_matrix(drivers: &[EngineUnderTest], filter: impl Fn(&Scenario) -> bool) -> Matrix {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -56,7 +56,7 @@ pub fn run_matrix(drivers: &[Driver], filter: impl Fn(&Scenario) -> bool) -> Mat
     for (row, col, cell) in results {
         rows[row].1[col] = Some(cell);
     }
-    let engines: Vec<&'static str> = drivers.iter().map(Driver::name).collect();
+    let engines: Vec<&'static str> = drivers.iter().map(EngineUnderTest::name).collect();
     Matrix {
         rows: rows
             .into_iter()

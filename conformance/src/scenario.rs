@@ -1,9 +1,9 @@
 //! What a conformance scenario is: a fault, the calls made against it, and
 //! the expected attempt records and server-side executions.
 //!
-//! Expectations are written from the rules in DESIGN.md (classification,
-//! evidence, decision), before any engine runs them: never copied from what
-//! an engine printed.
+//! Expectations are written from the rules in `docs/design.md`
+//! (classification, evidence, decision), before any engine runs them:
+//! never copied from what an engine printed.
 
 use std::fmt;
 use std::time::{Duration, SystemTime};
@@ -140,9 +140,14 @@ pub enum Before {
     PreviousInFlight,
 }
 
+/// The former name of [`ScenarioCall`] (renamed so that `CallSpec` means
+/// one thing in the workspace: the benchmark has its own).
+#[deprecated(note = "renamed `ScenarioCall`")]
+pub type CallSpec = ScenarioCall;
+
 /// One logical call of a scenario.
 #[derive(Debug, Clone)]
-pub struct CallSpec {
+pub struct ScenarioCall {
     /// The method (never an input to the decision; shown for realism).
     pub method: Method,
     /// The body.
@@ -158,10 +163,10 @@ pub struct CallSpec {
     pub head_padding: usize,
 }
 
-impl CallSpec {
+impl ScenarioCall {
     /// A POST with a small body and nothing declared.
     pub fn post() -> Self {
-        CallSpec {
+        ScenarioCall {
             method: Method::POST,
             body: BodySpec::Small,
             declared: Declared::Nothing,
@@ -173,7 +178,7 @@ impl CallSpec {
 
     /// A GET declared idempotent.
     pub fn idempotent_get() -> Self {
-        CallSpec {
+        ScenarioCall {
             method: Method::GET,
             body: BodySpec::Empty,
             declared: Declared::Idempotent,
@@ -466,7 +471,7 @@ pub struct Scenario {
     /// The client configuration.
     pub client: ClientSpec,
     /// The calls, in order.
-    pub calls: Vec<CallSpec>,
+    pub calls: Vec<ScenarioCall>,
     /// The expected records, per call.
     pub expected: Vec<Vec<Expect>>,
     /// What the server must have seen.
@@ -481,7 +486,7 @@ impl Scenario {
         name: &'static str,
         summary: &'static str,
         fault: Fault,
-        call: CallSpec,
+        call: ScenarioCall,
         expected: Vec<Expect>,
         executions: u64,
     ) -> Scenario {

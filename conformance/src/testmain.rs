@@ -26,7 +26,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use crate::harness::{CellStatus, Driver, describe_failure};
+use crate::harness::{CellStatus, EngineUnderTest, describe_failure};
 use crate::runner::run_matrix;
 use crate::table::scenarios;
 
@@ -90,7 +90,7 @@ impl Selection {
 /// Runs the conformance table on `drivers` as a test binary: the whole
 /// `main` of a `harness = false` test target. Prefer the
 /// [`crate::conformance_tests`] macro, which writes that `main`.
-pub fn test_main(drivers: Vec<Driver>) -> ExitCode {
+pub fn test_main(drivers: Vec<EngineUnderTest>) -> ExitCode {
     let stdout = std::io::stdout();
     ExitCode::from(run_tests(
         std::env::args().skip(1),
@@ -103,7 +103,7 @@ pub fn test_main(drivers: Vec<Driver>) -> ExitCode {
 /// status (0, or [`EXIT_TESTS_FAILED`]).
 pub fn run_tests(
     args: impl IntoIterator<Item = String>,
-    drivers: Vec<Driver>,
+    drivers: Vec<EngineUnderTest>,
     out: &mut dyn Write,
 ) -> u8 {
     let selection = Selection::parse(args);

@@ -1,7 +1,7 @@
 //! The evidence audit in `cargo test`: a short audit on every built-in
 //! engine and on the teaching engine (a third party's engine, run through
-//! its own `Driver`), and the sabotage check that proves the audit can
-//! fail.
+//! its own `EngineUnderTest`), and the sabotage check that proves the audit
+//! can fail.
 //!
 //! The seed is fixed ([`CI_SEED`]) so that a failure replays with the
 //! same shapes (`cargo run -p evident-conformance --release -- --audit
@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use evident_conformance::audit::{AuditConfig, ClaimKind, EngineAudit, audit_engine, sabotage};
 use evident_conformance::engines;
-use evident_conformance::harness::Driver;
+use evident_conformance::harness::EngineUnderTest;
 use evident_conformance::scenario::Capability;
 
 /// The seed of the CI audit.
@@ -25,7 +25,7 @@ fn seed() -> u64 {
         .unwrap_or(CI_SEED)
 }
 
-fn audit(driver: &Driver) -> EngineAudit {
+fn audit(driver: &EngineUnderTest) -> EngineAudit {
     let audit = audit_engine(driver, &AuditConfig::short(seed())).expect("the audit runs");
     println!("{audit}");
     audit
@@ -81,8 +81,8 @@ fn every_claim_of_the_isahc_engine_matches_what_the_server_received() {
     assert_no_unexpected_false_claim(&audit(&engines::isahc()));
 }
 
-fn teaching() -> Driver {
-    Driver::blocking("teaching", |env| {
+fn teaching() -> EngineUnderTest {
+    EngineUnderTest::blocking("teaching", |env| {
         Arc::new(
             evident_teaching_engine::TeachingEngine::new(env.roots.clone(), env.overrides.clone())
                 .expect("the lab's root certificate is valid DER"),

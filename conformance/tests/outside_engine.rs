@@ -1,6 +1,7 @@
 //! An engine that is not in `engines::built_in()` runs the suite exactly
-//! the way a third-party crate runs it: a `Driver` of its own, the matrix
-//! from `run_main`'s command line, the tests from `test_main`'s harness.
+//! the way a third-party crate runs it: an `EngineUnderTest` of its own,
+//! the matrix from `run_main`'s command line, the tests from `test_main`'s
+//! harness.
 //! The engine here is hyper under another name and configured for
 //! HTTP/1.1 only, so it also shows how a declared gap is reported.
 
@@ -8,14 +9,14 @@ use std::sync::Arc;
 
 use evident_conformance::cli::{EXIT_USAGE, run_cli};
 use evident_conformance::engines;
-use evident_conformance::harness::Driver;
+use evident_conformance::harness::EngineUnderTest;
 use evident_conformance::scenario::Capability;
 use evident_conformance::testmain::run_tests;
 
 const GAP: &str = "configured for HTTP/1.1 only";
 
-fn outside() -> Driver {
-    Driver::asynchronous("outside", |env| {
+fn outside() -> EngineUnderTest {
+    EngineUnderTest::asynchronous("outside", |env| {
         Arc::new(
             evident_hyper::HyperEngine::builder()
                 .root_certificates(env.roots.clone())

@@ -17,7 +17,7 @@ use std::io::Write;
 
 use super::{AuditConfig, audit_engine, fresh_seed};
 use crate::cli::{EXIT_FAILED, EXIT_USAGE};
-use crate::harness::Driver;
+use crate::harness::EngineUnderTest;
 
 fn usage(err: &mut dyn Write) -> u8 {
     let _ = writeln!(
@@ -34,7 +34,7 @@ fn number(value: Option<String>) -> Option<u64> {
 /// Runs the audit with `args` (which include `--audit`) on `drivers`.
 pub fn run_audit_cli(
     args: impl IntoIterator<Item = String>,
-    drivers: Vec<Driver>,
+    drivers: Vec<EngineUnderTest>,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {

@@ -23,8 +23,8 @@
 //! * `responded` is false unless the server sent that attempt that answer;
 //! * a call not declared idempotent is executed at most once.
 //!
-//! The audit runs any [`Driver`], built in or a third party's, exactly as
-//! the matrix does:
+//! The audit runs any [`EngineUnderTest`], built in or a third party's,
+//! exactly as the matrix does:
 //!
 //! ```no_run
 //! use evident_conformance::audit::{AuditConfig, audit_engine};
@@ -92,7 +92,7 @@ pub mod tag;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::harness::Driver;
+use crate::harness::EngineUnderTest;
 pub use oracle::{CallOutcome, ClaimKind, FalseClaim, Verdicts};
 
 /// Concurrent lanes of calls. Each lane has its own servers (so its own
@@ -313,7 +313,10 @@ impl std::error::Error for AuditError {
 /// # Errors
 ///
 /// If the runtime or the loopback servers cannot start.
-pub fn audit_engine(driver: &Driver, config: &AuditConfig) -> Result<EngineAudit, AuditError> {
+pub fn audit_engine(
+    driver: &EngineUnderTest,
+    config: &AuditConfig,
+) -> Result<EngineAudit, AuditError> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -20,7 +20,7 @@ use super::server::{self, LaneServer};
 use super::shape::{BodyKind, CallShape, Connection, Declared, LARGE_BODY, Protocol, Target};
 use super::state::{AuditState, CallPlan};
 use super::tag::{CALL_HEADER, Tagging};
-use crate::harness::{BuiltEngine, Driver, EngineEnv, LAB_HOST, OneShotStream};
+use crate::harness::{BuiltEngine, EngineEnv, EngineUnderTest, LAB_HOST, OneShotStream};
 use crate::lab::{ConnectTimeoutServer, RefusedPort, TestPki, loopback_v4};
 use crate::scenario::Capability;
 
@@ -50,7 +50,7 @@ enum Caller {
     Blocking(blocking::Client<Arc<dyn BlockingEngine>>),
 }
 
-fn caller(driver: &Driver, env: &EngineEnv, state: &Arc<AuditState>) -> Caller {
+fn caller(driver: &EngineUnderTest, env: &EngineEnv, state: &Arc<AuditState>) -> Caller {
     let policy = RetryPolicy::builder()
         .max_attempts(super::shape::MAX_ATTEMPTS)
         .base_backoff(BASE_BACKOFF)
@@ -198,7 +198,10 @@ pub(crate) struct RunOutput {
 
 /// Runs the calls of `config` on `driver`. Needs a multi-threaded tokio
 /// runtime.
-pub(crate) async fn run(driver: &Driver, config: &AuditConfig) -> std::io::Result<RunOutput> {
+pub(crate) async fn run(
+    driver: &EngineUnderTest,
+    config: &AuditConfig,
+) -> std::io::Result<RunOutput> {
     let lanes = config.lanes.max(1);
     let http2 = !driver.lacks_capability(Capability::Http2);
     let state = AuditState::new(lanes);

@@ -20,12 +20,12 @@ use evident_core::engine::{
 };
 use evident_core::{AttemptStage, EngineSignal, Progress};
 
-use crate::harness::{BuiltEngine, Driver, EngineEnv};
+use crate::harness::{BuiltEngine, EngineEnv, EngineUnderTest};
 
 /// A driver whose engine claims "not sent" for every failure, written or
 /// not. Named `sabotaged-<name>`; same flavour (async or blocking) and
 /// same declared gaps as `driver`.
-pub fn claims_not_sent_after_writing(driver: &Driver) -> Driver {
+pub fn claims_not_sent_after_writing(driver: &EngineUnderTest) -> EngineUnderTest {
     let name: &'static str = Box::leak(format!("sabotaged-{}", driver.name()).into_boxed_str());
     let probe = EngineEnv {
         overrides: evident_core::HostOverrides::new(),
@@ -34,13 +34,13 @@ pub fn claims_not_sent_after_writing(driver: &Driver) -> Driver {
     };
     let inner = driver.clone();
     let sabotaged = match driver.build_engine(&probe) {
-        BuiltEngine::Async(_) => Driver::asynchronous(name, move |env| {
+        BuiltEngine::Async(_) => EngineUnderTest::asynchronous(name, move |env| {
             let BuiltEngine::Async(engine) = inner.build_engine(env) else {
                 unreachable!("a driver builds one flavour")
             };
             Arc::new(Saboteur { inner: engine })
         }),
-        BuiltEngine::Blocking(_) => Driver::blocking(name, move |env| {
+        BuiltEngine::Blocking(_) => EngineUnderTest::blocking(name, move |env| {
             let BuiltEngine::Blocking(engine) = inner.build_engine(env) else {
                 unreachable!("a driver builds one flavour")
             };
