@@ -261,14 +261,37 @@ pub fn reqwest() -> EngineUnderTest {
             2,
             vec![Expect::answered(200, Then::Stop(StopReason::Succeeded))],
         ));
+    // Rule 4: an abandoned attempt whose seal may not hold proves nothing
+    // from its stage; a POST that declared nothing then stops.
+    let driver = driver.known_gap(KnownGap::records(
+        "tls_handshake_stalls",
+        "the handshake timeout is `sent_no_response`, not `not_sent`: a POST stops",
+        vec![vec![Expect::failed(
+            S::Tls,
+            C::ConnectTimeout,
+            E::SentNoResponse,
+            Then::Stop(StopReason::NotIdempotent),
+        )]],
+        0,
+        None,
+        REQWEST_ABANDONED_AT_TLS,
+    ));
     let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
     with_early_answer_races(driver, &all, REQWEST_EARLY_ANSWER)
 }
+
+/// Why a reqwest attempt abandoned during its own TLS handshake proves
+/// nothing.
+#[cfg(feature = "reqwest")]
+const REQWEST_ABANDONED_AT_TLS: &str = "over https with HTTP/2 offered, hyper-util races the     attempt's own connect against a pooled connection becoming free, and hands the request to     the winner; an HTTP/2 client task then sends HEADERS with no hook of the adapter in     between, and the handshake reported at `tls` may be the loser's. So the stage of an     attempt the core's timer abandons proves nothing (its seal may not hold) and a POST     stops. Closed by reqwest letting a connector layer wrap the I/O, or reporting which     connection took the request";
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
 /// attempt so that libcurl cannot re-send a request on its own).
 #[cfg(feature = "isahc")]
 pub fn isahc() -> EngineUnderTest {
+    use crate::scenario::{Expect, Then};
+    use evident_core::decide::{RetryReason as R, StopReason as X};
+    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
     use std::sync::Arc;
     let driver = EngineUnderTest::asynchronous("isahc", |env| {
         Arc::new(
@@ -286,6 +309,22 @@ pub fn isahc() -> EngineUnderTest {
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
     )
+    .known_gap(crate::harness::KnownGap::records(
+        "tls_handshake_stalls",
+        "the handshake timeout is recorded at `connect`, not `tls`",
+        vec![vec![
+            Expect::failed(S::Connect, C::ConnectTimeout, E::NotSent, Then::Retry(R::NotSent)),
+            Expect::failed(
+                S::Connect,
+                C::ConnectTimeout,
+                E::NotSent,
+                Then::Stop(X::AttemptsExhausted),
+            ),
+        ]],
+        0,
+        None,
+        "nothing libcurl 8.22 or isahc 2.0.2 reports about a transfer that timed out shows          that TCP was up: curl fills the connected address only once TLS is up too, sets its          connect time only when the whole chain connects or a filter fails (its timeout path          does neither), and isahc hands over metrics only with a response. Category,          evidence and decision are the same. Closed by isahc exposing curl's debug or socket          callbacks per transfer, or by the adapter dialing TCP itself",
+    ))
     .known_gap(crate::harness::KnownGap::category(
         "idempotency_key_head_never_left",
         evident_core::FailureCategory::Timeout,
