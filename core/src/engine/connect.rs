@@ -30,8 +30,11 @@
 //!   abandoned and their connections closed (dropped), whenever they finish.
 //! * Every address's TCP connect is bounded by the per-address timeout
 //!   ([`ConnectTiming::per_address_timeout`]) while another address remains
-//!   to be started, and always by what is left of the attempt: a connect
-//!   never outlives the attempt's deadline.
+//!   to be started, capped by what is left of the attempt. The last
+//!   address's connect is bounded by the attempt alone: by the deadline in
+//!   [`connect_blocking`] (a blocking call cannot be interrupted), by the
+//!   core dropping the attempt's future in [`connect`]. No connect outlives
+//!   the attempt.
 //! * When every address fails, every failure is kept ([`ConnectFailures`],
 //!   in address order, not in the order they happened to end), and the one
 //!   surfaced is [`ConnectFailures`]' rule. So the record of an attempt never
@@ -48,6 +51,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
@@ -563,8 +567,9 @@ fn tcp_failure(e: std::io::Error) -> AddrFailure {
 /// dropped, which closes their connections.
 ///
 /// `deadline` is the attempt's ([`AttemptContext::deadline`](super::AttemptContext::deadline)):
-/// no TCP connect is bounded by more than what is left of it. Timers are
-/// tokio's (`tokio::time::pause` applies).
+/// no per-address timeout is longer than what is left of it (the last
+/// address has none: the core drops this future at the deadline). Timers
+/// are tokio's (`tokio::time::pause` applies).
 ///
 /// # Errors
 ///
@@ -642,7 +647,11 @@ where
             if next < order.len() && (start_now || timer.as_mut().poll(cx).is_ready()) {
                 start_now = false;
                 let addr = order[next];
-                match timing.limit(next + 1 == order.len(), deadline) {
+                let last = next + 1 == order.len();
+                // The last address gets no timer of its own: the core drops
+                // the attempt's future at the deadline, and a second timer
+                // racing the core's could only change who reports it.
+                match timing.limit(last, if last { None } else { deadline }) {
                     Ok(limit) => running.push((next, Box::pin(start(addr, limit)))),
                     Err(()) => {
                         failed[next] = Some(no_time_left(addr));
@@ -727,7 +736,7 @@ where
         addrs,
         timing,
         deadline,
-        Arc::new(move |addr, limit: Option<Duration>| {
+        Arc::new(move |addr, limit: Option<Duration>, won: &AtomicBool| {
             progress.enter(AttemptStage::Connect);
             let tcp = match limit {
                 None => std::net::TcpStream::connect(addr),
@@ -740,14 +749,29 @@ where
                 }),
             }
             .map_err(tcp_failure)?;
+            if won.load(Ordering::Acquire) {
+                // Another address won while this one connected: no set-up
+                // for nothing; the connection closes here.
+                return Err(another_won(addr));
+            }
             establish(addr, tcp)
         }),
     )
 }
 
+/// The "failure" of an address that connected after another had won; never
+/// reported (the race is over).
+fn another_won(addr: SocketAddr) -> AddrFailure {
+    (
+        EngineSignal::Other,
+        format!("{addr} connected after another address had won").into(),
+    )
+}
+
 /// One address's attempt, run on its own thread.
+/// The flag says whether another address has won already.
 type BlockingStart<T> =
-    Arc<dyn Fn(SocketAddr, Option<Duration>) -> Result<T, AddrFailure> + Send + Sync>;
+    Arc<dyn Fn(SocketAddr, Option<Duration>, &AtomicBool) -> Result<T, AddrFailure> + Send + Sync>;
 
 /// The blocking race: `start(addr, limit)` is one address's attempt, run
 /// on a thread of its own.
@@ -760,6 +784,7 @@ fn race_blocking<T: Send + 'static>(
     let order = interleave(addrs);
     let mut failed: Vec<Option<AddrFailure>> = order.iter().map(|_| None).collect();
     let (tx, rx) = mpsc::channel::<(usize, Result<T, AddrFailure>)>();
+    let won = Arc::new(AtomicBool::new(false));
     let mut running = 0usize;
     let mut next = 0;
     let mut next_start = Instant::now();
@@ -779,11 +804,11 @@ fn race_blocking<T: Send + 'static>(
                     continue;
                 }
             };
-            let (tx, start) = (tx.clone(), start.clone());
+            let (tx, start, won) = (tx.clone(), start.clone(), won.clone());
             let spawned = std::thread::Builder::new()
                 .name("evident-connect".into())
                 .spawn(move || {
-                    let outcome = start(addr, limit);
+                    let outcome = start(addr, limit, &won);
                     // A receiver gone means another address won: the
                     // connection is dropped (closed) here.
                     let _ = tx.send((index, outcome));
@@ -814,7 +839,10 @@ fn race_blocking<T: Send + 'static>(
         };
         running -= 1;
         match received {
-            (_, Ok(won)) => return Ok(won),
+            (_, Ok(winner)) => {
+                won.store(true, Ordering::Release);
+                return Ok(winner);
+            }
             (index, Err(failure)) => {
                 failed[index] = Some(failure);
                 // A failure starts the next address at once (RFC 8305 §5).
@@ -829,7 +857,7 @@ fn race_blocking<T: Send + 'static>(
 mod tests {
     use super::*;
     use std::sync::Mutex;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::AtomicUsize;
 
     fn addrs(list: &[&str]) -> Vec<SocketAddr> {
         list.iter().map(|a| a.parse().unwrap()).collect()
@@ -1021,6 +1049,30 @@ mod tests {
     }
 
     #[tokio::test(start_paused = true)]
+    async fn async_limits_are_capped_by_the_deadline_and_the_last_is_left_to_the_core() {
+        let list = addrs(&["127.0.0.2:80", "127.0.0.3:80"]);
+        let limits = Arc::new(Mutex::new(Vec::new()));
+        let deadline = Instant::now() + Duration::from_secs(1);
+        let _ = race::<(), _, _>(
+            list.clone(),
+            &ConnectTiming::default(),
+            Some(deadline),
+            |addr, limit| {
+                limits.lock().unwrap().push(limit);
+                async move { Err(refused(addr)) }
+            },
+        )
+        .await;
+        let limits = limits.lock().unwrap().clone();
+        assert_eq!(limits.len(), 2);
+        assert!(
+            limits[0].is_some_and(|l| l <= Duration::from_secs(1)),
+            "{limits:?}"
+        );
+        assert_eq!(limits[1], None, "the core's timer bounds the last");
+    }
+
+    #[tokio::test(start_paused = true)]
     async fn no_address_is_the_same_failure_everywhere() {
         let failure = race::<(), _, _>(
             Vec::new(),
@@ -1069,7 +1121,7 @@ mod tests {
             list.clone(),
             &ConnectTiming::default(),
             None,
-            Arc::new(move |addr, _limit| {
+            Arc::new(move |addr, _limit, _: &AtomicBool| {
                 if addr == silent {
                     // Silent until the test is over (the sender is dropped).
                     let _ = hold.lock().unwrap().recv();
@@ -1089,6 +1141,35 @@ mod tests {
     }
 
     #[test]
+    fn blocking_a_loser_that_ends_after_the_win_sees_that_it_lost() {
+        let list = addrs(&["127.0.0.2:80", "127.0.0.3:80"]);
+        let slow = list[0];
+        let (release, hold) = mpsc::channel::<()>();
+        let hold = Mutex::new(hold);
+        let (seen_tx, seen) = mpsc::channel::<bool>();
+        let seen_tx = Mutex::new(seen_tx);
+        let won = race_blocking(
+            list.clone(),
+            &ConnectTiming::default(),
+            None,
+            Arc::new(move |addr, _, won: &AtomicBool| {
+                if addr == slow {
+                    let _ = hold.lock().unwrap().recv();
+                    // Where `connect_blocking` checks before its set-up.
+                    let _ = seen_tx.lock().unwrap().send(won.load(Ordering::Acquire));
+                    return Err(another_won(addr));
+                }
+                Ok(addr)
+            }),
+        )
+        .unwrap();
+        assert_eq!(won, list[1]);
+        release.send(()).unwrap();
+        let lost = seen.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(lost, "the slow address would have started its set-up");
+    }
+
+    #[test]
     fn blocking_failures_are_kept_in_address_order_and_the_permanent_one_surfaces() {
         let list = addrs(&["127.0.0.2:80", "127.0.0.3:80", "127.0.0.4:80"]);
         let cert = list[1];
@@ -1096,7 +1177,7 @@ mod tests {
             list.clone(),
             &ConnectTiming::default(),
             None,
-            Arc::new(move |addr, _| {
+            Arc::new(move |addr, _, _: &AtomicBool| {
                 if addr == cert {
                     Err((EngineSignal::TlsCertificate, "untrusted".into()))
                 } else {
@@ -1122,7 +1203,7 @@ mod tests {
             addrs(&["127.0.0.2:80"]),
             &ConnectTiming::default(),
             Some(Instant::now()),
-            Arc::new(move |addr, _| {
+            Arc::new(move |addr, _, _: &AtomicBool| {
                 counter.fetch_add(1, Ordering::SeqCst);
                 Err(refused(addr))
             }),
