@@ -41,7 +41,7 @@ impl SilentListener {
     /// # Errors
     ///
     /// The socket's errors, or `Other` when the queue did not fill within
-    /// [`MAX_FILLERS`] connections (the kernel accepts SYNs beyond the
+    /// 16 connections (the kernel accepts SYNs beyond the
     /// backlog: the test cannot hold here).
     pub fn bind(addr: SocketAddr) -> io::Result<SilentListener> {
         assert!(

@@ -2,49 +2,8 @@
 //! resolved address, async ([`connect`]) and blocking ([`connect_blocking`]),
 //! per RFC 8305 (Happy Eyeballs version 2).
 //!
-//! # Why one routine
-//!
-//! A name's first address may be silent: a black-holed route, a host that
-//! drops SYNs. A connect loop that waits on it address by address spends a
-//! whole per-address timeout there on every attempt (and, when that
-//! timeout is as long as the attempt's, every attempt dies on the same
-//! silent address). Happy Eyeballs starts the next address after a short
-//! delay while the earlier ones are still trying, and takes the first that
-//! connects. Doing it once, here, gives every engine the same behaviour
-//! and the same records.
-//!
-//! # The algorithm
-//!
-//! * The addresses are ordered by [`interleave`]: the resolver's order,
-//!   families alternating, starting with the first address's family
-//!   (RFC 8305 §4, a First Address Family Count of 1).
-//! * The first address is tried at once; each next one when the previous
-//!   failed, or [`ConnectTiming::attempt_delay`] after the previous one was
-//!   started, whichever comes first (the Connection Attempt Delay, §5;
-//!   [`DEFAULT_CONNECTION_ATTEMPT_DELAY`] is the RFC's 250 ms).
-//! * An address's attempt is the TCP connect and then the engine's own
-//!   set-up on that connection (TLS, a protocol preface), passed in as
-//!   `establish`: an address whose certificate is rejected fails like one
-//!   that refuses, and the next is tried.
-//! * The first address whose attempt succeeds wins; the others are
-//!   abandoned and their connections closed (dropped), whenever they finish.
-//! * Every address's TCP connect is bounded by the per-address timeout
-//!   ([`ConnectTiming::per_address_timeout`]) while another address remains
-//!   to be started, capped by what is left of the attempt. The last
-//!   address's connect is bounded by the attempt alone: by the deadline in
-//!   [`connect_blocking`] (a blocking call cannot be interrupted), by the
-//!   core dropping the attempt's future in [`connect`]. No connect outlives
-//!   the attempt.
-//! * When every address fails, every failure is kept ([`ConnectFailures`],
-//!   in address order, not in the order they happened to end), and the one
-//!   surfaced is [`ConnectFailures`]' rule. So the record of an attempt never
-//!   depends on which address won or how the races ended.
-//!
-//! Stages: [`connect`] and [`connect_blocking`] enter
-//! [`AttemptStage::Connect`] before each TCP connect; `establish` enters
-//! whatever it needs (`Tls` before a handshake). Several addresses may be
-//! in flight at once; stages only move forward, so the record reads the
-//! furthest step any of them reached.
+//! The rules are in the [`engine`](crate::engine#connecting-happy-eyeballs)
+//! docs ("Connecting: Happy Eyeballs").
 
 use std::fmt;
 use std::future::Future;
@@ -557,7 +516,7 @@ fn tcp_failure(e: std::io::Error) -> AddrFailure {
     (crate::errors::io_signal(e.kind(), true), e.into())
 }
 
-/// Connects to one of `addrs` per RFC 8305 (see the [module docs](self)),
+/// Connects to one of `addrs` per RFC 8305 (see [Connecting: Happy Eyeballs](crate::engine#connecting-happy-eyeballs)),
 /// on tokio: the winner's TCP stream, set up by `establish`.
 ///
 /// Enters [`AttemptStage::Connect`] before each TCP connect. `establish`

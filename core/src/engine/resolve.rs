@@ -32,7 +32,8 @@ impl HostOverrides {
         Self::default()
     }
 
-    /// Maps `host` to `addrs`, tried in order.
+    /// Maps `host` to `addrs`, in this order (a connect then interleaves
+    /// the families, RFC 8305 §4).
     pub fn map(mut self, host: impl Into<String>, addrs: Vec<std::net::IpAddr>) -> Self {
         self.entries
             .push((host.into().to_ascii_lowercase(), HostOverride::Addrs(addrs)));
