@@ -741,6 +741,16 @@ fn race_blocking<T: Send + 'static>(
     start: BlockingStart<T>,
 ) -> Result<T, EngineFailure> {
     let order = interleave(addrs);
+    if let [addr] = order[..] {
+        // Nothing to race: the calling thread connects, with no thread to
+        // start (the common case of a single address, pooled engines'
+        // every new connection included).
+        let outcome = match timing.limit(true, deadline) {
+            Ok(limit) => start(addr, limit, &AtomicBool::new(false)),
+            Err(()) => Err(no_time_left(addr)),
+        };
+        return outcome.map_err(|failure| all_failed(&order, vec![Some(failure)]));
+    }
     let mut failed: Vec<Option<AddrFailure>> = order.iter().map(|_| None).collect();
     let (tx, rx) = mpsc::channel::<(usize, Result<T, AddrFailure>)>();
     let won = Arc::new(AtomicBool::new(false));
@@ -1152,6 +1162,22 @@ mod tests {
                 && message.contains("refused at 127.0.0.4:80"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn blocking_a_single_address_connects_on_the_calling_thread() {
+        let caller = std::thread::current().id();
+        let on = race_blocking(
+            addrs(&["127.0.0.2:80"]),
+            &ConnectTiming::default(),
+            None,
+            Arc::new(|_, limit, _: &AtomicBool| {
+                assert_eq!(limit, None, "the only address is the last");
+                Ok(std::thread::current().id())
+            }),
+        )
+        .unwrap();
+        assert_eq!(on, caller);
     }
 
     #[test]
