@@ -54,7 +54,8 @@ pub use decide::{
 };
 pub use engine::{
     AttemptBody, AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
-    ConnectFailures, Engine, EngineFailure, HostOverride, HostOverrides, ResponseBody,
+    ConnectFailures, ConnectTiming, Engine, EngineFailure, ErrorSite, HostOverride, HostOverrides,
+    Origin, ResponseBody,
 };
 pub use evident_resilience as resilience;
 pub use failure::{

@@ -16,10 +16,15 @@
 //! - sockets: [`listen`], [`listen_on`], [`refusing_addr`];
 //! - HTTP/1.1 on the server side: [`RequestReader`], [`OK_HELLO`];
 //! - TLS: [`Pki`], a trusted and an untrusted test CA, and [`accept_tls`];
-//! - HTTP/2: [`serve_h2`] with an [`H2Reply`], and raw [`frames`].
+//! - HTTP/2: [`serve_h2`] with an [`H2Reply`], and raw [`frames`];
+//! - a silent address ([`silent::SilentListener`]: connects hang) and an
+//!   observer keeping each call's records ([`silent::Records`]), usable by
+//!   blocking engines' tests too.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
+
+pub mod silent;
 
 use bytes::Bytes;
 use evident_core::{AttemptBody, AttemptContext, Engine, EngineFailure, Progress, ResponseBody};

@@ -4,6 +4,12 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use evident_core::engine::pool::{
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT,
+};
+use evident_core::engine::{
+    ConnectTiming, DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_CONNECTION_ATTEMPT_DELAY,
+};
 use evident_core::tls::{ALPN_H2, ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 
@@ -12,28 +18,6 @@ use crate::h2::{
     DEFAULT_HTTP2_CONNECTION_WINDOW, DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL,
     DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT, DEFAULT_HTTP2_STREAM_WINDOW, Http2Settings, KeepAlive,
 };
-
-/// How many idle HTTP/1.1 connections the pool keeps per origin. Eight
-/// covers the parallelism of a typical client call pattern against one
-/// upstream without keeping a crowd of sockets open; beyond it, a finished
-/// connection is closed rather than pooled.
-pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
-
-/// The largest per-origin idle pool the builder accepts: a guard against a
-/// configuration that would let one upstream hold thousands of sockets.
-pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
-
-/// How long an idle pooled connection is kept: 90 s, the idle timeout of
-/// hyper-util's and reqwest's pools. Servers close idle connections on
-/// their own schedule; a client that keeps them much longer mostly keeps
-/// connections the server already dropped.
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
-
-/// How long one address's TCP handshake may take when other addresses
-/// remain: 2 s, the upper bound RFC 8305 §5 sets for the delay before
-/// trying the next address. A healthy address answers far sooner, even
-/// across continents; a silent one is left for the next.
-pub const DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS: Duration = Duration::from_secs(2);
 
 /// Builds a [`HyperEngine`].
 ///
@@ -62,6 +46,7 @@ pub struct HyperEngineBuilder {
     max_idle_per_origin: Option<usize>,
     idle_timeout: Option<Duration>,
     connect_timeout_per_address: Option<Duration>,
+    connection_attempt_delay: Option<Duration>,
     /// `Some(None)`: keep-alive turned off.
     http2_keep_alive: Option<Option<(Duration, Duration)>>,
 }
@@ -74,7 +59,7 @@ pub(crate) struct Config {
     pub(crate) http2_prior_knowledge: bool,
     pub(crate) max_idle_per_origin: usize,
     pub(crate) idle_timeout: Duration,
-    pub(crate) connect_timeout_per_address: Duration,
+    pub(crate) connect_timing: ConnectTiming,
     pub(crate) http2: Http2Settings,
 }
 
@@ -128,11 +113,22 @@ impl HyperEngineBuilder {
         self
     }
 
-    /// How long each address but the last may take to accept a TCP
-    /// connection before the next address is tried (default
-    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]).
+    /// How long one address's TCP connect may take while another address
+    /// remains to be started (default
+    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]). It never holds the next
+    /// address back (see [`Self::connection_attempt_delay`]), and no
+    /// connect outlives the attempt.
     pub fn connect_timeout_per_address(mut self, timeout: Duration) -> Self {
         self.connect_timeout_per_address = Some(timeout);
+        self
+    }
+
+    /// How long after starting one address's connect the next address is
+    /// started while the first has neither connected nor failed: RFC 8305's
+    /// Connection Attempt Delay (default
+    /// [`DEFAULT_CONNECTION_ATTEMPT_DELAY`], 250 ms).
+    pub fn connection_attempt_delay(mut self, delay: Duration) -> Self {
+        self.connection_attempt_delay = Some(delay);
         self
     }
 
@@ -162,7 +158,9 @@ impl HyperEngineBuilder {
     /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`];
     /// * `idle_timeout`, `connect_timeout_per_address`, `http2_keep_alive`:
     ///   a zero duration (turn reuse off with `max_idle_per_origin(0)`,
-    ///   pings with [`Self::http2_keep_alive_off`]).
+    ///   pings with [`Self::http2_keep_alive_off`]);
+    /// * `connection_attempt_delay`: outside RFC 8305's bounds (as
+    ///   [`ConnectTiming::new`]).
     pub fn build(self) -> Result<HyperEngine, ConfigError> {
         if self.http2_prior_knowledge && self.http1_only {
             return Err(ConfigError::new(
@@ -185,8 +183,9 @@ impl HyperEngineBuilder {
             "idle_timeout",
             self.idle_timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
         )?;
-        let connect_timeout_per_address = positive(
-            "connect_timeout_per_address",
+        let connect_timing = ConnectTiming::new(
+            self.connection_attempt_delay
+                .unwrap_or(DEFAULT_CONNECTION_ATTEMPT_DELAY),
             self.connect_timeout_per_address
                 .unwrap_or(DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS),
         )?;
@@ -216,7 +215,7 @@ impl HyperEngineBuilder {
             http2_prior_knowledge: self.http2_prior_knowledge,
             max_idle_per_origin,
             idle_timeout,
-            connect_timeout_per_address,
+            connect_timing,
             http2: Http2Settings {
                 stream_window: DEFAULT_HTTP2_STREAM_WINDOW,
                 connection_window: DEFAULT_HTTP2_CONNECTION_WINDOW,
@@ -260,6 +259,10 @@ mod tests {
             (
                 HyperEngine::builder().connect_timeout_per_address(zero),
                 "connect_timeout_per_address",
+            ),
+            (
+                HyperEngine::builder().connection_attempt_delay(zero),
+                "connection_attempt_delay",
             ),
             (
                 HyperEngine::builder().http2_keep_alive(zero, Duration::from_secs(1)),

@@ -49,34 +49,14 @@
 use std::error::Error as StdError;
 use std::io;
 
+use evident_core::engine::h2::GoAwayReading;
 use evident_core::errors;
 use evident_core::{EngineSignal, GoAwayScope};
 
-/// Where in the attempt an error was raised. The same I/O error means
-/// different things at different places: a refused connection only exists
-/// at connect, and an EOF during the TLS handshake is a handshake failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorSite {
-    /// The TCP connect to one address.
-    Connect,
-    /// The TLS handshake on an established TCP connection.
-    TlsHandshake,
-    /// Anything on an established connection: the HTTP/2 preface, the
-    /// request, the response head or body.
-    Exchange {
-        /// Whether the HTTP/2 connection had received a GOAWAY when the
-        /// error surfaced (always `false` for HTTP/1.1).
-        goaway_received: bool,
-    },
-}
-
-impl ErrorSite {
-    /// An established connection on which no GOAWAY was seen.
-    pub const EXCHANGE: ErrorSite = ErrorSite::Exchange {
-        goaway_received: false,
-    };
-}
+/// Where in the attempt an error was raised: the one site type every
+/// engine's classifier takes (shared with the core, so the engines agree on
+/// what a site means).
+pub use evident_core::engine::ErrorSite;
 
 /// Marks a failing request body (shared with every adapter).
 pub use evident_core::errors::RequestBodyError;
@@ -126,36 +106,12 @@ pub fn classify(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSign
     EngineSignal::Other
 }
 
+/// An `h2::Error`, read the shared way: this engine drives h2 itself, so a
+/// remote GOAWAY's error reaches only the streams it excluded.
 fn h2_signal(e: &h2::Error, site: ErrorSite) -> EngineSignal {
-    let refused = e.reason() == Some(h2::Reason::REFUSED_STREAM);
-    if e.is_go_away() {
-        return match (e.is_remote(), refused) {
-            (true, true) => EngineSignal::Http2RefusedStream,
-            (true, false) => EngineSignal::Http2GoAway(GoAwayScope::StreamExcluded),
-            // h2 itself tore the connection down: the peer broke the protocol.
-            (false, _) => EngineSignal::Protocol,
-        };
-    }
-    if e.is_reset() {
-        return if e.is_remote() && refused {
-            EngineSignal::Http2RefusedStream
-        } else {
-            EngineSignal::Http2StreamReset {
-                reason: e.reason().map_or(0, u32::from),
-            }
-        };
-    }
-    if let Some(io) = e.get_io() {
-        return h2_io_signal(io, site);
-    }
-    match e.reason() {
-        // A bare reason: a stream-level error h2 reports without an initiator.
-        // Never a proof of refusal, since nobody says the peer sent it.
-        Some(reason) => EngineSignal::Http2StreamReset {
-            reason: u32::from(reason),
-        },
-        None => EngineSignal::Other,
-    }
+    evident_core::engine::h2::h2_signal(e, GoAwayReading::StreamExcluded, |io| {
+        h2_io_signal(io, site)
+    })
 }
 
 /// An I/O error as h2 reports it to a stream.
@@ -166,7 +122,8 @@ fn h2_io_signal(io: &io::Error, site: ErrorSite) -> EngineSignal {
     if matches!(
         site,
         ErrorSite::Exchange {
-            goaway_received: true
+            goaway_received: true,
+            ..
         }
     ) {
         // Streams above the last-stream-id failed with the GOAWAY error
@@ -182,25 +139,19 @@ fn h2_io_signal(io: &io::Error, site: ErrorSite) -> EngineSignal {
 }
 
 fn tls_signal(e: &rustls::Error, site: ErrorSite) -> EngineSignal {
-    evident_core::tls::rustls_signal(e, site == ErrorSite::TlsHandshake)
+    evident_core::tls::rustls_signal(e, site.is_tls_handshake())
 }
 
 fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
-    errors::io_signal(kind, site == ErrorSite::Connect)
+    // Not `site.io_signal`: an HTTP/2 stream's BrokenPipe comes wrapped in
+    // an `h2::Error` and is read by `h2_io_signal`.
+    errors::io_signal(kind, site.is_connect())
 }
 
 /// The first error of type `T` in the chain, h2's hidden I/O errors
 /// included.
 fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
-    errors::find(error, unwrap_h2)
-}
-
-/// h2 keeps its I/O error behind `get_io()`, not `source()`.
-fn unwrap_h2<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
-    error
-        .downcast_ref::<h2::Error>()
-        .and_then(h2::Error::get_io)
-        .map(|io| io as &(dyn StdError + 'static))
+    evident_core::engine::h2::find(error)
 }
 
 #[cfg(test)]
@@ -357,6 +308,7 @@ mod tests {
             h2_io_signal(
                 &eof,
                 ErrorSite::Exchange {
+                    http2: true,
                     goaway_received: true
                 }
             ),

@@ -4,16 +4,16 @@
 use std::sync::Arc;
 
 use evident_core::{
-    AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, EngineSignal, ResponseBody,
+    AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, ResponseBody,
 };
 use http::{Request, Response};
 
 use crate::builder::{Config, HyperEngineBuilder};
 use crate::connect::connect;
 use crate::h2::unopened_signal;
-use crate::origin::Origin;
 use crate::pool::{Conn, Pool};
 use crate::{h1, h2};
+use evident_core::engine::{InvalidUri, Origin};
 
 /// The hyper 1 engine. Cheap to clone: clones share the configuration and
 /// the connection pool.
@@ -81,8 +81,7 @@ impl Engine for HyperEngine {
         let inner = &self.inner;
         // Finding a connection: nothing of this request can be written yet.
         progress.enter(AttemptStage::Resolve);
-        let origin = Origin::from_uri(request.uri())
-            .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+        let origin = Origin::from_uri(request.uri()).map_err(InvalidUri::into_failure)?;
         // After a 421 the core asks for a new connection: the pool is not
         // consulted (a new HTTP/2 connection then replaces the shared one).
         let pooled = if attempt.requires_fresh_connection() {
@@ -96,7 +95,7 @@ impl Engine for HyperEngine {
                 conn
             }
             None => {
-                let conn = connect(&origin, &inner.config, progress).await?;
+                let conn = connect(&origin, &inner.config, attempt).await?;
                 progress.connection_reused(false);
                 match conn {
                     Conn::H2(shared) => {

@@ -19,8 +19,8 @@ use hyper_util::rt::TokioIo;
 
 use crate::classify::{ErrorSite, RequestBodyError, classify};
 use crate::io::{CountingIo, IdleProbe, ReadNow, Slot, Tracker, Transport};
-use crate::origin::Origin;
 use crate::pool::Pool;
+use evident_core::engine::Origin;
 
 /// An HTTP/1.1 connection: hyper's sender, and the slot its counting stream
 /// attributes bytes through.

@@ -159,6 +159,7 @@ impl H2Conn {
 
     fn site(&self) -> ErrorSite {
         ErrorSite::Exchange {
+            http2: true,
             goaway_received: self.goaway_received(),
         }
     }
@@ -171,7 +172,7 @@ pub(crate) fn unopened_signal(e: &h2::Error) -> EngineSignal {
     } else {
         // A remote GOAWAY: the same as a stream above its last-stream-id.
         // A user error (malformed request): whatever the classifier says.
-        classify(e, ErrorSite::EXCHANGE)
+        classify(e, ErrorSite::HTTP2_EXCHANGE)
     }
 }
 

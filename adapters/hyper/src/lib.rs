@@ -19,8 +19,11 @@
 //!   `http://` ([`HyperEngineBuilder::http2_prior_knowledge`]).
 //!
 //! Names resolve through [`evident_core::HostOverrides`] first, then the
-//! system resolver; the addresses are tried in order, and which failure
-//! surfaces is [`evident_core::ConnectFailures`]'s rule.
+//! system resolver; the addresses are raced per RFC 8305 (Happy Eyeballs:
+//! families interleaved, the next address started
+//! [`DEFAULT_CONNECTION_ATTEMPT_DELAY`] after the previous one, the first to
+//! connect wins) by the core's [`evident_core::engine::connect`], and which
+//! failure surfaces is [`evident_core::ConnectFailures`]'s rule.
 //!
 //! # Progress, and how each fact is obtained
 //!
@@ -110,16 +113,18 @@ mod engine;
 mod h1;
 mod h2;
 mod io;
-mod origin;
 mod pool;
-mod resolve;
 mod socket;
 
-pub use builder::{
-    DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_IDLE_PER_ORIGIN,
-    HyperEngineBuilder, MAX_IDLE_PER_ORIGIN_LIMIT,
-};
+pub use builder::HyperEngineBuilder;
+// The kit's defaults, re-exported where this engine's users found them.
 pub use engine::HyperEngine;
+pub use evident_core::engine::pool::{
+    DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT,
+};
+pub use evident_core::engine::{
+    DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_CONNECTION_ATTEMPT_DELAY,
+};
 pub use h2::{
     DEFAULT_HTTP2_CONNECTION_WINDOW, DEFAULT_HTTP2_KEEP_ALIVE_INTERVAL,
     DEFAULT_HTTP2_KEEP_ALIVE_TIMEOUT, DEFAULT_HTTP2_STREAM_WINDOW,

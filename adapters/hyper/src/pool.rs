@@ -23,7 +23,7 @@ use tokio::time::Instant;
 
 use crate::h1::H1Conn;
 use crate::h2::H2Conn;
-use crate::origin::Origin;
+use evident_core::engine::Origin;
 
 /// How often the reaper sweeps the pool. A sweep peeks each idle socket
 /// once (one non-blocking syscall each), so a second keeps a server's close

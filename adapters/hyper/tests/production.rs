@@ -1,7 +1,7 @@
 //! Production defaults of the pool, HTTP/2 and connecting: idle
 //! connections are evicted without waiting for a checkout, HTTP/2 peers
-//! that stop answering pings are dropped, and a silent address does not
-//! eat the attempt. Paused tokio time: the clock is advanced, never slept
+//! that stop answering pings are dropped (a silent address is
+//! `happy_eyeballs.rs`'s). Paused tokio time: the clock is advanced, never slept
 //! on for real.
 
 mod support;
@@ -9,12 +9,10 @@ mod support;
 use std::time::Duration;
 
 use bytes::Bytes;
-use evident_core::HostOverrides;
-use evident_hyper::{DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, HyperEngine};
+use evident_hyper::HyperEngine;
 use support::*;
 use tokio::io::AsyncReadExt;
 use tokio::sync::oneshot;
-use tokio::time::Instant;
 
 /// The reaper's sweep interval (the pool's `EVICTION_INTERVAL`).
 const SWEEP: Duration = Duration::from_secs(1);
@@ -129,65 +127,6 @@ async fn an_idle_pooled_socket_holds_one_descriptor() {
     assert_eq!(engine.pooled_connections(), 1);
     assert_eq!(descriptors_of_socket(client_port, addr.port()), 1);
     drop(done_tx);
-}
-
-/// A port on 127.0.0.2 that accepts no TCP handshake: its accept queue is
-/// full and never drained, so the kernel drops further SYNs.
-fn silent_listener() -> (socket2::Socket, Vec<std::net::TcpStream>, u16) {
-    use socket2::{Domain, Socket, Type};
-    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
-    socket
-        .bind(
-            &"127.0.0.2:0"
-                .parse::<std::net::SocketAddr>()
-                .unwrap()
-                .into(),
-        )
-        .unwrap();
-    socket.listen(0).unwrap();
-    let addr = socket.local_addr().unwrap().as_socket().unwrap();
-    // Bounded: the queue of a zero backlog holds at most a couple.
-    let fillers = (0..4)
-        .map(|_| {
-            let probe = Socket::new(Domain::IPV4, Type::STREAM, None).unwrap();
-            probe.set_nonblocking(true).unwrap();
-            let _ = probe.connect(&addr.into());
-            std::net::TcpStream::from(probe)
-        })
-        .collect();
-    (socket, fillers, addr.port())
-}
-
-#[tokio::test(start_paused = true)]
-async fn a_silent_address_costs_the_per_address_timeout_not_the_attempt() {
-    let (_silent, _fillers, port) = silent_listener();
-    let (listener, _) = listen_on(&format!("127.0.0.3:{port}")).await;
-    let served = tokio::spawn(answer_once(listener, |_| async {}));
-    let engine = HyperEngine::builder()
-        .host_overrides(HostOverrides::new().map(
-            "multi.test",
-            vec!["127.0.0.2".parse().unwrap(), "127.0.0.3".parse().unwrap()],
-        ))
-        .build()
-        .unwrap();
-
-    let started = Instant::now();
-    let attempt = attempt();
-    let (status, body) = fetch(
-        &engine,
-        get(&format!("http://multi.test:{port}/")),
-        &attempt,
-    )
-    .await
-    .unwrap();
-    assert_eq!((status.as_u16(), &body[..]), (200, &b"hello"[..]));
-    served.await.unwrap();
-    let took = started.elapsed();
-    assert!(
-        took >= DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS
-            && took < 2 * DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS,
-        "the silent address cost {took:?}"
-    );
 }
 
 #[tokio::test(start_paused = true)]

@@ -4,6 +4,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use evident_core::engine::pool::{DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT};
+use evident_core::engine::{
+    ConnectTiming, DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_CONNECTION_ATTEMPT_DELAY,
+};
 use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 
@@ -11,24 +15,9 @@ use crate::connect::EvidentConnector;
 use crate::engine::UreqEngine;
 use crate::resolve::OverrideResolver;
 
-/// How many idle connections the pool keeps per origin. The same default as
-/// the hyper engine, so both pool alike: eight covers the parallelism of a
-/// typical client call pattern against one upstream without keeping a crowd
-/// of sockets open.
-pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
-
-/// The largest per-origin idle pool the builder accepts (the hyper engine's
-/// limit): a guard against letting one upstream hold thousands of sockets.
-pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
-
 /// How many idle connections the pool keeps over all origins, at least:
 /// enough for a handful of upstreams at the default per-origin size.
 const MIN_MAX_IDLE_TOTAL: usize = 64;
-
-/// How long one address's TCP handshake may take when other addresses
-/// remain: 2 s, the upper bound RFC 8305 §5 sets for the delay before
-/// trying the next address (the hyper engine's default too).
-pub const DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS: Duration = Duration::from_secs(2);
 
 /// Builds a [`UreqEngine`].
 ///
@@ -57,6 +46,7 @@ pub struct UreqEngineBuilder {
     host_overrides: HostOverrides,
     max_idle_per_origin: Option<usize>,
     connect_timeout_per_address: Option<Duration>,
+    connection_attempt_delay: Option<Duration>,
 }
 
 impl UreqEngineBuilder {
@@ -88,11 +78,22 @@ impl UreqEngineBuilder {
         self
     }
 
-    /// How long each address but the last may take to accept a TCP
-    /// connection before the next address is tried (default
-    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]).
+    /// How long one address's TCP connect may take while another address
+    /// remains to be started (default
+    /// [`DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS`]). It never holds the next
+    /// address back (see [`Self::connection_attempt_delay`]), and no
+    /// connect outlives the attempt.
     pub fn connect_timeout_per_address(mut self, timeout: Duration) -> Self {
         self.connect_timeout_per_address = Some(timeout);
+        self
+    }
+
+    /// How long after starting one address's connect the next address is
+    /// started while the first has neither connected nor failed: RFC 8305's
+    /// Connection Attempt Delay (default
+    /// [`DEFAULT_CONNECTION_ATTEMPT_DELAY`], 250 ms).
+    pub fn connection_attempt_delay(mut self, delay: Duration) -> Self {
+        self.connection_attempt_delay = Some(delay);
         self
     }
 
@@ -104,18 +105,16 @@ impl UreqEngineBuilder {
     ///   value is its index);
     /// * `native_roots`, `identity`: as [`TlsOptions::client_config`];
     /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`];
-    /// * `connect_timeout_per_address`: zero.
+    /// * `connect_timeout_per_address`: zero;
+    /// * `connection_attempt_delay`: outside RFC 8305's bounds (as
+    ///   [`ConnectTiming::new`]).
     pub fn build(self) -> Result<UreqEngine, ConfigError> {
-        let connect_timeout_per_address = self
-            .connect_timeout_per_address
-            .unwrap_or(DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS);
-        if connect_timeout_per_address.is_zero() {
-            return Err(ConfigError::new(
-                "connect_timeout_per_address",
-                connect_timeout_per_address,
-                "must be positive",
-            ));
-        }
+        let timing = ConnectTiming::new(
+            self.connection_attempt_delay
+                .unwrap_or(DEFAULT_CONNECTION_ATTEMPT_DELAY),
+            self.connect_timeout_per_address
+                .unwrap_or(DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS),
+        )?;
         let max_idle_per_origin = self
             .max_idle_per_origin
             .unwrap_or(DEFAULT_MAX_IDLE_PER_ORIGIN);
@@ -151,7 +150,7 @@ impl UreqEngineBuilder {
             .build();
         let agent = ureq::Agent::with_parts(
             config,
-            EvidentConnector::new(Arc::new(tls), connect_timeout_per_address),
+            EvidentConnector::new(Arc::new(tls), timing),
             OverrideResolver::new(self.host_overrides),
         );
         Ok(UreqEngine::from_agent(agent))

@@ -60,20 +60,9 @@ use std::io;
 use evident_core::errors;
 use evident_core::{BoxError, EngineSignal};
 
-/// Where in the attempt an error was raised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorSite {
-    /// Name resolution.
-    Resolve,
-    /// The TCP connect to one address.
-    Connect,
-    /// The TLS handshake on an established TCP connection.
-    TlsHandshake,
-    /// Anything on an established connection: the request, the response
-    /// head or body.
-    Exchange,
-}
+/// Where in the attempt an error was raised: the one site type every
+/// engine's classifier takes (shared with the core).
+pub use evident_core::engine::ErrorSite;
 
 /// Translates a ureq error into a signal. Errors raised by this engine's
 /// resolver and connector carry the signal they were classified with.
@@ -89,7 +78,7 @@ pub enum ErrorSite {
 /// assert_eq!(classify(&timeout), EngineSignal::TimedOut);
 /// ```
 pub fn classify(error: &ureq::Error) -> EngineSignal {
-    classify_at(error, ErrorSite::Exchange)
+    classify_at(error, ErrorSite::EXCHANGE)
 }
 
 /// Translates an error raised at `site` into a signal. The error may be a
@@ -105,7 +94,7 @@ pub fn classify(error: &ureq::Error) -> EngineSignal {
 /// assert_eq!(classify_at(&refused, ErrorSite::Connect), EngineSignal::ConnectionRefused);
 /// let eof = io::Error::from(io::ErrorKind::UnexpectedEof);
 /// assert_eq!(classify_at(&eof, ErrorSite::TlsHandshake), EngineSignal::TlsHandshake);
-/// assert_eq!(classify_at(&eof, ErrorSite::Exchange), EngineSignal::ConnectionClosed);
+/// assert_eq!(classify_at(&eof, ErrorSite::EXCHANGE), EngineSignal::ConnectionClosed);
 /// ```
 pub fn classify_at(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSignal {
     if let Some(e) = find::<Classified>(error) {
@@ -343,7 +332,7 @@ mod tests {
     fn a_body_read_error_carrying_a_ureq_timeout_is_timed_out() {
         // A response body reports ureq errors wrapped in an io::Error.
         let e = io::Error::other(ureq::Error::Timeout(ureq::Timeout::RecvBody));
-        assert_eq!(classify_at(&e, ErrorSite::Exchange), EngineSignal::TimedOut);
+        assert_eq!(classify_at(&e, ErrorSite::EXCHANGE), EngineSignal::TimedOut);
     }
 
     #[test]
@@ -418,7 +407,7 @@ mod tests {
         // As a body read reports it: `into_io` unpacks `Error::Io`.
         let e = PeerReset::wrap(io(io::ErrorKind::ConnectionAborted));
         assert_eq!(
-            classify_at(&e, ErrorSite::Exchange),
+            classify_at(&e, ErrorSite::EXCHANGE),
             EngineSignal::ConnectionReset
         );
     }

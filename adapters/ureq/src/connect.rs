@@ -1,42 +1,45 @@
-//! Opening a connection: for each resolved address, TCP connect and, for
-//! `https://`, the whole TLS handshake.
+//! Opening a connection: the core's Happy Eyeballs connect
+//! ([`evident_core::engine::connect_blocking`]) over every resolved
+//! address, each address's attempt being TCP and, for `https://`, the whole
+//! TLS handshake.
 //!
 //! ureq's own rustls connector leaves part of the handshake to the first
 //! write, which would make a rejected certificate look like a failure while
 //! writing the request head. This connector finishes the handshake before it
 //! hands the connection to ureq, so every TLS failure happens at the `Tls`
-//! stage, and it tries the addresses itself, so it knows which step of which
-//! address failed. One address failing does not stop the loop; which failure
-//! surfaces when all fail is [`ConnectFailures`]' rule, shared by every
-//! adapter (a rejected certificate is never hidden by a later refusal).
+//! stage, and it leaves the addresses to the core's connect, so it knows
+//! which step of which address failed. A silent first address costs the
+//! Connection Attempt Delay (250 ms by default), not the attempt; which
+//! failure surfaces when all fail is [`evident_core::ConnectFailures`]'
+//! rule, shared by every adapter (a rejected certificate is never hidden by
+//! a refusal).
 
 use std::io;
-use std::net::{SocketAddr, TcpStream};
+use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evident_core::{AttemptStage, BoxError, ConnectFailures, EngineSignal};
+use evident_core::engine::{ConnectTiming, Origin};
+use evident_core::{AttemptStage, BoxError, EngineSignal, ErrorSite, Progress};
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use rustls_pki_types::ServerName;
 use ureq::unversioned::transport::{ConnectionDetails, Connector, LazyBuffers, NextTimeout};
 
 use crate::attempt::{self, Attempt};
-use crate::classify::{Classified, ErrorSite, classify_at};
+use crate::classify::{Classified, classify_at};
+use crate::resolve::into_ureq;
 use crate::transport::{CountingSocket, CountingTransport, Stream};
 
 /// ureq's connector for this engine: TCP, then TLS completed in place.
 #[derive(Debug)]
 pub(crate) struct EvidentConnector {
     tls: Arc<ClientConfig>,
-    connect_timeout_per_address: Duration,
+    timing: ConnectTiming,
 }
 
 impl EvidentConnector {
-    pub(crate) fn new(tls: Arc<ClientConfig>, connect_timeout_per_address: Duration) -> Self {
-        EvidentConnector {
-            tls,
-            connect_timeout_per_address,
-        }
+    pub(crate) fn new(tls: Arc<ClientConfig>, timing: ConnectTiming) -> Self {
+        EvidentConnector { tls, timing }
     }
 }
 
@@ -50,64 +53,40 @@ impl Connector for EvidentConnector {
     ) -> Result<Option<CountingTransport>, ureq::Error> {
         let current = attempt::current();
         let attempt = current.as_deref();
-        if let Some(a) = attempt {
-            a.progress.connection_reused(false);
-            a.progress.enter(AttemptStage::Connect);
-        }
+        // Outside an attempt (never, through the engine), a record nobody
+        // reads.
+        let progress = attempt.map_or_else(Progress::new, |a| a.progress.clone());
+        progress.connection_reused(false);
         let deadline = deadline(details.timeout, attempt);
         let tls_name = if details.needs_tls() {
-            let host = details.uri.host().unwrap_or_default();
-            let host = host.trim_start_matches('[').trim_end_matches(']');
-            match ServerName::try_from(host.to_owned()) {
+            let origin = Origin::from_uri(details.uri)
+                .map_err(|e| Classified::new(EngineSignal::Other, e).into_ureq())?;
+            match ServerName::try_from(origin.host().to_owned()) {
                 Ok(name) => Some(name),
                 Err(e) => return Err(Classified::new(EngineSignal::Other, e).into_ureq()),
             }
         } else {
             None
         };
-
-        let mut failures: ConnectFailures<BoxError> = ConnectFailures::new();
-        let last = details.addrs.len().saturating_sub(1);
-        for (index, addr) in details.addrs.iter().enumerate() {
-            // A silent address must not eat the attempt: all but the last
-            // get a bounded TCP handshake.
-            let tcp_limit = (index < last).then_some(self.connect_timeout_per_address);
-            let stream = match connect_one(
-                *addr,
-                tls_name.as_ref(),
-                &self.tls,
-                deadline,
-                tcp_limit,
-                attempt,
-            ) {
-                Ok(stream) => stream,
-                Err((signal, error)) => {
-                    failures.push(signal, error);
-                    if deadline.is_some_and(|d| Instant::now() >= d) {
-                        // No time left for another address.
-                        break;
-                    }
-                    continue;
-                }
-            };
-            let config = details.config;
-            let buffers = LazyBuffers::new(config.input_buffer_size(), config.output_buffer_size());
-            return Ok(Some(CountingTransport::new(stream, buffers)));
-        }
-        Err(match failures.into_surfaced() {
-            Some((signal, error)) => Classified::new(signal, error),
-            None => Classified::new(
-                EngineSignal::NameNotFound,
-                io::Error::new(io::ErrorKind::NotFound, "no address to connect to"),
-            ),
-        }
-        .into_ureq())
+        let tls = self.tls.clone();
+        let on_thread = progress.clone();
+        let stream = evident_core::engine::connect_blocking(
+            details.addrs.to_vec(),
+            &self.timing,
+            &progress,
+            deadline,
+            move |_addr, tcp| establish(tcp, tls_name.as_ref(), &tls, deadline, &on_thread),
+        )
+        .map_err(into_ureq)?;
+        let config = details.config;
+        let buffers = LazyBuffers::new(config.input_buffer_size(), config.output_buffer_size());
+        Ok(Some(CountingTransport::new(stream, buffers)))
     }
 }
 
-/// When connection set-up must be done: ureq's connect timeout or the
+/// When connection set-up must be done: ureq's timeout for the step or the
 /// attempt deadline, whichever comes first.
-fn deadline(timeout: NextTimeout, attempt: Option<&Attempt>) -> Option<Instant> {
+pub(crate) fn deadline(timeout: NextTimeout, attempt: Option<&Attempt>) -> Option<Instant> {
     let ureqs = (!timeout.after.is_not_happening())
         .then(|| Instant::now().checked_add(*timeout.after))
         .flatten();
@@ -117,16 +96,16 @@ fn deadline(timeout: NextTimeout, attempt: Option<&Attempt>) -> Option<Instant> 
     }
 }
 
-/// Time left until `deadline`, or a timeout failure when none is.
-fn left(deadline: Option<Instant>) -> Result<Option<Duration>, (EngineSignal, BoxError)> {
+/// Time left until `deadline`, or `TimedOut` when none is.
+fn left(deadline: Option<Instant>) -> io::Result<Option<Duration>> {
     match deadline {
         None => Ok(None),
         Some(d) => {
             let left = d.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                Err((
-                    EngineSignal::TimedOut,
-                    io::Error::new(io::ErrorKind::TimedOut, "connect deadline passed").into(),
+                Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "connect deadline passed",
                 ))
             } else {
                 Ok(Some(left))
@@ -135,36 +114,24 @@ fn left(deadline: Option<Instant>) -> Result<Option<Duration>, (EngineSignal, Bo
     }
 }
 
-/// Connects to one address, and completes TLS when a name is given.
-fn connect_one(
-    addr: SocketAddr,
+/// One address's set-up on its connected `tcp`: the whole TLS handshake
+/// when a name is given.
+fn establish(
+    tcp: TcpStream,
     tls_name: Option<&ServerName<'static>>,
     tls: &Arc<ClientConfig>,
     deadline: Option<Instant>,
-    tcp_limit: Option<Duration>,
-    attempt: Option<&Attempt>,
+    progress: &Progress,
 ) -> Result<Stream, (EngineSignal, BoxError)> {
-    let failed = |site| move |e: io::Error| (classify_at(&e, site), BoxError::from(e));
-    let limit = match (left(deadline)?, tcp_limit) {
-        (Some(left), Some(limit)) => Some(left.min(limit)),
-        (left, limit) => left.or(limit),
-    };
-    let tcp = match limit {
-        Some(limit) => TcpStream::connect_timeout(&addr, limit),
-        None => TcpStream::connect(addr),
-    }
-    .map_err(failed(ErrorSite::Connect))?;
     // ureq hands whole buffers to the transport; Nagle would only delay them.
     let _ = tcp.set_nodelay(true);
     let Some(name) = tls_name else {
         return Ok(Stream::Tcp(tcp));
     };
-    if let Some(a) = attempt {
-        a.progress.enter(AttemptStage::Tls);
-    }
+    progress.enter(AttemptStage::Tls);
     handshake(tcp, name.clone(), tls.clone(), deadline)
         .map(|tls| Stream::Tls(Box::new(tls)))
-        .map_err(failed(ErrorSite::TlsHandshake))
+        .map_err(|e| (classify_at(&e, ErrorSite::TlsHandshake), e.into()))
 }
 
 /// Runs the whole TLS handshake on `tcp`, bounded by `deadline`.
@@ -177,7 +144,7 @@ fn handshake(
     let mut conn = ClientConnection::new(config, name).map_err(io::Error::other)?;
     let mut sock = CountingSocket::new(tcp);
     while conn.is_handshaking() {
-        let left = left(deadline).map_err(|_| io::Error::from(io::ErrorKind::TimedOut))?;
+        let left = left(deadline)?;
         sock.tcp().set_read_timeout(left)?;
         sock.tcp().set_write_timeout(left)?;
         // Reports the peer's EOF during the handshake as `UnexpectedEof`, and

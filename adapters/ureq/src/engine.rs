@@ -204,7 +204,7 @@ impl BlockingResponseBody for ResponseBody {
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) => {
-                    let signal = classify_at(&e, ErrorSite::Exchange);
+                    let signal = classify_at(&e, ErrorSite::EXCHANGE);
                     return Err(EngineFailure::new(signal, e));
                 }
             }

@@ -9,7 +9,9 @@
 //!
 //! * the **resolver** honours [`evident_core::HostOverrides`], then asks the
 //!   system; "no such name" is [`evident_core::EngineSignal::NameNotFound`];
-//! * the **connector** tries the resolved addresses in order and completes
+//! * the **connector** races the resolved addresses per RFC 8305 (the
+//!   core's [`evident_core::engine::connect_blocking`]: the next address
+//!   starts 250 ms after the previous one, the first to connect wins) and completes
 //!   the TLS handshake (rustls, ring, the builder's roots only, no early
 //!   data) before ureq writes anything, so a rejected certificate fails at
 //!   the `Tls` stage, never while writing the head; which failure surfaces
@@ -102,8 +104,10 @@ mod engine;
 mod resolve;
 mod transport;
 
-pub use builder::{
-    DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT,
-    UreqEngineBuilder,
-};
+pub use builder::UreqEngineBuilder;
+// The kit's defaults, re-exported where this engine's users found them.
 pub use engine::UreqEngine;
+pub use evident_core::engine::pool::{DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT};
+pub use evident_core::engine::{
+    DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_CONNECTION_ATTEMPT_DELAY,
+};

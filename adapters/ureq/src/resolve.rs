@@ -1,31 +1,26 @@
-//! Name resolution: [`HostOverrides`] first, then ureq's system resolver.
+//! Name resolution: the core's blocking resolution
+//! ([`HostOverrides::resolve_blocking`]: overrides, IP literals, then the
+//! system resolver, bounded by the deadline), handed to ureq.
 
-use std::io;
-use std::net::{IpAddr, SocketAddr};
-
-use evident_core::{AttemptStage, EngineSignal, HostOverride, HostOverrides};
+use evident_core::engine::Origin;
+use evident_core::{AttemptStage, EngineFailure, HostOverrides};
 use http::Uri;
 use ureq::config::Config;
-use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::NextTimeout;
 
 use crate::attempt;
-use crate::classify::{Classified, ErrorSite, classify_at};
+use crate::classify::Classified;
 
-/// ureq's resolver: overrides, IP literals, then the system resolver, with
-/// every failure classified at the resolve site.
+/// ureq's resolver: the core's, with every failure carrying its signal.
 #[derive(Debug, Default)]
 pub(crate) struct OverrideResolver {
     overrides: HostOverrides,
-    system: DefaultResolver,
 }
 
 impl OverrideResolver {
     pub(crate) fn new(overrides: HostOverrides) -> Self {
-        OverrideResolver {
-            overrides,
-            system: DefaultResolver::default(),
-        }
+        OverrideResolver { overrides }
     }
 }
 
@@ -33,88 +28,43 @@ impl Resolver for OverrideResolver {
     fn resolve(
         &self,
         uri: &Uri,
-        config: &Config,
+        _config: &Config,
         timeout: NextTimeout,
     ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-        if let Some(current) = attempt::current() {
+        let current = attempt::current();
+        if let Some(current) = &current {
             current.progress.enter(AttemptStage::Resolve);
         }
-        let (Some(host), Some(port)) = (uri.host(), port_of(uri)) else {
-            return Err(ureq::Error::BadUri(format!("no host or port in {uri}")));
-        };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let origin = Origin::from_uri(uri).map_err(|e| ureq::Error::BadUri(e.to_string()))?;
+        let deadline = crate::connect::deadline(timeout, current.as_deref());
+        let found = self
+            .overrides
+            .resolve_blocking(origin.host(), origin.port(), deadline)
+            .map_err(into_ureq)?;
         let mut addrs = self.empty();
-        match self.overrides.lookup(host) {
-            Some(HostOverride::NotFound) => return Err(not_found(host, "a host override")),
-            Some(HostOverride::Addrs(ips)) => {
-                // ureq keeps a bounded number of addresses; so do we.
-                for ip in ips {
-                    if addrs.try_push(SocketAddr::new(*ip, port)).is_err() {
-                        break;
-                    }
-                }
+        // ureq keeps a bounded number of addresses; so do we.
+        for addr in found {
+            if addrs.try_push(addr).is_err() {
+                break;
             }
-            None => {
-                if let Ok(ip) = host.parse::<IpAddr>() {
-                    addrs.push(SocketAddr::new(ip, port));
-                } else {
-                    return self
-                        .system
-                        .resolve(uri, config, timeout)
-                        .map_err(|e| system_failure(host, e));
-                }
-            }
-        }
-        if addrs.is_empty() {
-            return Err(not_found(host, "a host override without addresses"));
         }
         Ok(addrs)
     }
 }
 
-fn port_of(uri: &Uri) -> Option<u16> {
-    uri.port_u16().or(match uri.scheme_str() {
-        Some("http") => Some(80),
-        Some("https") => Some(443),
-        _ => None,
-    })
-}
-
-fn not_found(host: &str, by: &str) -> ureq::Error {
-    Classified::new(
-        EngineSignal::NameNotFound,
-        io::Error::new(
-            io::ErrorKind::NotFound,
-            format!("host `{host}` does not exist according to {by}"),
-        ),
-    )
-    .into_ureq()
-}
-
-/// Classifies a failure of the system resolver.
-fn system_failure(host: &str, e: ureq::Error) -> ureq::Error {
-    match e {
-        ureq::Error::HostNotFound => not_found(host, "the resolver (no addresses)"),
-        ureq::Error::Io(e) if is_not_found(&e) => {
-            Classified::new(EngineSignal::NameNotFound, e).into_ureq()
-        }
-        ureq::Error::Io(e) => {
-            let signal = classify_at(&e, ErrorSite::Resolve);
-            Classified::new(signal, e).into_ureq()
-        }
-        // A timeout (classified as such) or a bad URI: as ureq said.
-        other => other,
-    }
-}
-
-fn is_not_found(e: &io::Error) -> bool {
-    evident_core::errors::is_name_not_found(e)
+/// A failure of the core's kit, as the error a ureq hook returns.
+pub(crate) fn into_ureq(failure: EngineFailure) -> ureq::Error {
+    let (signal, source) = failure.into_parts();
+    let source = source.unwrap_or_else(|| format!("{signal:?}").into());
+    Classified::new(signal, source).into_ureq()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::classify::classify;
+    use evident_core::EngineSignal;
+    use std::net::SocketAddr;
 
     fn resolve(resolver: &OverrideResolver, uri: &str) -> Result<Vec<SocketAddr>, ureq::Error> {
         let config = Config::default();
@@ -159,26 +109,5 @@ mod tests {
         let resolver = OverrideResolver::default();
         let addrs = resolve(&resolver, "http://[::1]:8443/").unwrap();
         assert_eq!(addrs, ["[::1]:8443".parse().unwrap()]);
-    }
-
-    #[test]
-    fn only_no_such_name_counts_as_not_found() {
-        let nx =
-            io::Error::other("failed to lookup address information: Name or service not known");
-        assert_eq!(
-            classify(&system_failure("x", ureq::Error::Io(nx))),
-            EngineSignal::NameNotFound
-        );
-        let again = io::Error::other(
-            "failed to lookup address information: Temporary failure in name resolution",
-        );
-        assert_eq!(
-            classify(&system_failure("x", ureq::Error::Io(again))),
-            EngineSignal::Io(io::ErrorKind::Other)
-        );
-        assert_eq!(
-            classify(&system_failure("x", ureq::Error::HostNotFound)),
-            EngineSignal::NameNotFound
-        );
     }
 }

@@ -1,4 +1,6 @@
-//! Opening the connection of one attempt: resolve, connect, TLS.
+//! Opening the connection of one attempt: resolve, connect, TLS, with the
+//! core's engine-author kit (`evident_core::engine`: [`Origin`],
+//! [`HostOverrides::resolve_blocking`], [`connect_blocking`]).
 //!
 //! Each step enters its stage *before* it can fail, so a failure there is
 //! classified at a pre-write stage, which by itself proves that nothing was
@@ -7,19 +9,18 @@
 //! writing the head.
 
 use std::io::{self, Read, Write};
-use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evident_core::errors::is_name_not_found;
+use evident_core::engine::{ConnectTiming, InvalidUri, Origin, Scheme, connect_blocking};
 use evident_core::{
-    AttemptContext, AttemptStage, BoxError, ConnectFailures, EngineFailure, EngineSignal,
-    HostOverride, HostOverrides,
+    AttemptContext, AttemptStage, BoxError, EngineFailure, EngineSignal, HostOverrides,
 };
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use rustls_pki_types::ServerName;
 
-use crate::classify::{Step, signal};
+use crate::classify::{ErrorSite, signal};
 
 /// The shortest socket timeout set: `set_read_timeout(Some(ZERO))` is an
 /// error, and a budget this small is as good as spent.
@@ -103,10 +104,13 @@ impl Write for Conn {
     }
 }
 
-/// Opens the connection for `uri`: resolves it (overrides first), tries
-/// each address in order and, for `https://`, completes the handshake.
-/// Which failure surfaces when every address fails is
-/// [`ConnectFailures`]' rule, the one every adapter shares.
+/// Opens the connection for `uri`: resolves it (overrides first, bounded
+/// by the deadline), connects with the core's Happy Eyeballs
+/// ([`connect_blocking`]: the addresses raced, a silent one costing 250 ms,
+/// not the attempt) and, for `https://`, completes the handshake on the
+/// address's own connection. Which failure surfaces when every address
+/// fails is [`ConnectFailures`](evident_core::ConnectFailures)' rule, the
+/// one every adapter shares.
 pub fn open(
     uri: &http::Uri,
     overrides: &HostOverrides,
@@ -114,23 +118,12 @@ pub fn open(
     attempt: &AttemptContext,
 ) -> Result<Conn, EngineFailure> {
     let progress = attempt.progress();
-    let https = match uri.scheme_str() {
-        Some("http") => false,
-        Some("https") => true,
-        _ => {
-            return Err(EngineFailure::new(
-                EngineSignal::Other,
-                "not an http(s) URI",
-            ));
-        }
-    };
-    let host = uri.host().unwrap_or_default();
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
-    let addrs = resolve(host, port, overrides)?;
-    let server_name = match https {
-        false => None,
-        true => match ServerName::try_from(host.to_owned()) {
+    let deadline = attempt.deadline();
+    let origin = Origin::from_uri(uri).map_err(InvalidUri::into_failure)?;
+    let addrs = overrides.resolve_blocking(origin.host(), origin.port(), deadline)?;
+    let server_name = match origin.scheme() {
+        Scheme::Http => None,
+        Scheme::Https => match ServerName::try_from(origin.host().to_owned()) {
             Ok(name) => Some(name),
             Err(e) => return Err(EngineFailure::new(EngineSignal::Other, e)),
         },
@@ -138,72 +131,41 @@ pub fn open(
 
     // A connection of this engine is never reused.
     progress.connection_reused(false);
-    let mut failures: ConnectFailures<BoxError> = ConnectFailures::new();
-    for addr in addrs {
-        progress.enter(AttemptStage::Connect);
-        let tcp = match connect_tcp(addr, attempt.deadline()) {
-            Ok(tcp) => tcp,
-            Err(e) => {
-                failures.push(signal(&e, Step::Connect), e.into());
-                continue;
-            }
-        };
+    let (tls, on_thread) = (tls.clone(), progress.clone());
+    // Each address's attempt, on a thread of its own: the rest of the
+    // set-up on top of its TCP connection.
+    let establish = move |_addr, tcp: TcpStream| {
+        let socket = Socket::new(tcp, deadline).map_err(|e| failed(e, ErrorSite::Connect))?;
         let Some(name) = &server_name else {
-            return Ok(Conn::Tcp(tcp));
+            return Ok(Conn::Tcp(socket));
         };
-        progress.enter(AttemptStage::Tls);
-        match handshake(tcp, name.clone(), tls) {
-            Ok(stream) => return Ok(Conn::Tls(Box::new(stream))),
-            Err(e) => failures.push(signal(&e, Step::Handshake), e.into()),
-        }
-    }
-    Err(match failures.into_surfaced() {
-        Some((signal, error)) => EngineFailure::new(signal, error),
-        None => EngineFailure::new(EngineSignal::NameNotFound, "no address to connect to"),
-    })
-}
-
-/// The addresses of `host`: the overrides first, then the system resolver.
-fn resolve(
-    host: &str,
-    port: u16,
-    overrides: &HostOverrides,
-) -> Result<Vec<SocketAddr>, EngineFailure> {
-    match overrides.lookup(host) {
-        Some(HostOverride::Addrs(ips)) => {
-            Ok(ips.iter().map(|ip| SocketAddr::new(*ip, port)).collect())
-        }
-        Some(HostOverride::NotFound) => Err(EngineFailure::new(
-            EngineSignal::NameNotFound,
-            format!("{host} does not exist (host override)"),
-        )),
-        None => match (host, port).to_socket_addrs() {
-            Ok(addrs) => Ok(addrs.collect()),
-            // Only "no such name" is permanent; a temporary resolver
-            // failure stays an I/O error.
-            Err(e) if is_name_not_found(&e) => {
-                Err(EngineFailure::new(EngineSignal::NameNotFound, e))
-            }
-            Err(e) => Err(EngineFailure::new(EngineSignal::Io(e.kind()), e)),
-        },
-    }
-}
-
-/// TCP connect, bounded by the deadline.
-fn connect_tcp(addr: SocketAddr, deadline: Option<Instant>) -> io::Result<Socket> {
-    let tcp = match deadline {
-        None => TcpStream::connect(addr)?,
-        Some(d) => {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(io::ErrorKind::TimedOut.into());
-            }
-            TcpStream::connect_timeout(&addr, left)?
-        }
+        on_thread.enter(AttemptStage::Tls);
+        handshake(socket, name.clone(), &tls)
+            .map(|stream| Conn::Tls(Box::new(stream)))
+            .map_err(|e| failed(e, ErrorSite::TlsHandshake))
     };
-    // Head and body are written separately; Nagle would only delay them.
-    tcp.set_nodelay(true)?;
-    Ok(Socket { tcp, deadline })
+    connect_blocking(
+        addrs,
+        &ConnectTiming::default(),
+        progress,
+        deadline,
+        establish,
+    )
+}
+
+/// One address's failure at `site`.
+fn failed(e: io::Error, site: ErrorSite) -> (EngineSignal, BoxError) {
+    (signal(&e, site), e.into())
+}
+
+impl Socket {
+    /// A connected TCP stream, its reads and writes to be bounded by
+    /// `deadline`.
+    fn new(tcp: TcpStream, deadline: Option<Instant>) -> io::Result<Socket> {
+        // Head and body are written separately; Nagle would only delay them.
+        tcp.set_nodelay(true)?;
+        Ok(Socket { tcp, deadline })
+    }
 }
 
 /// Runs the whole TLS handshake; every socket call is bounded by the

@@ -20,7 +20,7 @@ use evident_core::{
 };
 use http::header::{CONTENT_LENGTH, HOST, TRANSFER_ENCODING};
 
-use crate::classify::{Step, signal};
+use crate::classify::{ErrorSite, signal};
 use crate::connect::Conn;
 
 /// The largest response head accepted: far above any real head, and a
@@ -39,7 +39,7 @@ pub const CHUNK_BYTES: usize = 16 * 1024;
 
 /// An I/O error while writing the request or reading the response.
 fn exchange(e: io::Error) -> EngineFailure {
-    EngineFailure::new(signal(&e, Step::Exchange), e)
+    EngineFailure::new(signal(&e, ErrorSite::EXCHANGE), e)
 }
 
 /// The response broke HTTP/1.1.

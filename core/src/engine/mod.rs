@@ -158,23 +158,92 @@
 //! * Classification, decision, observation and the retry loop are the
 //!   core's: two engines reporting the same signal at the same progress get
 //!   the same record, which is what the conformance suite checks.
-//! * Engine-independent helpers are shared: [`HostOverrides`] (name
-//!   resolution every adapter honours), [`ConnectFailures`] (which failure
-//!   of a multi-address connect surfaces) and [`crate::errors`] (the error
-//!   chain walk and the I/O kind mapping every classifier uses).
+//! * Engine-independent helpers are shared, the engine-author kit:
+//!   [`Origin`] (where a request goes), [`HostOverrides`] and [`resolve`] /
+//!   [`resolve_blocking`] (name resolution every adapter honours),
+//!   [`connect`] / [`connect_blocking`] (one Happy Eyeballs connect over
+//!   every resolved address, timed by [`ConnectTiming`]),
+//!   [`ConnectFailures`] (which failure of a multi-address connect
+//!   surfaces), [`ErrorSite`] (where an error was raised), the
+//!   [`pool`] defaults, and [`crate::errors`] (the error chain walk and the
+//!   I/O kind mapping every classifier uses).
+//!
+//! # Connecting: Happy Eyeballs
+//!
+//! ## Why one routine
+//!
+//! A name's first address may be silent: a black-holed route, a host that
+//! drops SYNs. A connect loop that waits on it address by address spends a
+//! whole per-address timeout there on every attempt (and, when that
+//! timeout is as long as the attempt's, every attempt dies on the same
+//! silent address). Happy Eyeballs starts the next address after a short
+//! delay while the earlier ones are still trying, and takes the first that
+//! connects. Doing it once, here, gives every engine the same behaviour
+//! and the same records.
+//!
+//! ## The algorithm
+//!
+//! * The addresses are ordered by [`interleave`]: the resolver's order,
+//!   families alternating, starting with the first address's family
+//!   (RFC 8305 §4, a First Address Family Count of 1).
+//! * The first address is tried at once; each next one when the previous
+//!   failed, or [`ConnectTiming::attempt_delay`] after the previous one was
+//!   started, whichever comes first (the Connection Attempt Delay, §5;
+//!   [`DEFAULT_CONNECTION_ATTEMPT_DELAY`] is the RFC's 250 ms).
+//! * An address's attempt is the TCP connect and then the engine's own
+//!   set-up on that connection (TLS, a protocol preface), passed in as
+//!   `establish`: an address whose certificate is rejected fails like one
+//!   that refuses, and the next is tried.
+//! * The first address whose attempt succeeds wins; the others are
+//!   abandoned and their connections closed (dropped), whenever they finish.
+//! * Every address's TCP connect is bounded by the per-address timeout
+//!   ([`ConnectTiming::per_address_timeout`]) while another address remains
+//!   to be started, capped by what is left of the attempt. The last
+//!   address's connect is bounded by the attempt alone: by the deadline in
+//!   [`connect_blocking`] (a blocking call cannot be interrupted), by the
+//!   core dropping the attempt's future in [`connect`]. No connect outlives
+//!   the attempt.
+//! * When every address fails, every failure is kept ([`ConnectFailures`],
+//!   in address order, not in the order they happened to end), and the one
+//!   surfaced is [`ConnectFailures`]' rule. So the record of an attempt never
+//!   depends on which address won or how the races ended.
+//!
+//! Stages: [`connect`] and [`connect_blocking`] enter
+//! [`AttemptStage::Connect`](crate::AttemptStage::Connect) before each TCP connect; `establish` enters
+//! whatever it needs (`Tls` before a handshake). Several addresses may be
+//! in flight at once; stages only move forward, so the record reads the
+//! furthest step any of them reached.
+//!
+//! # Module layout
+//!
+//! This module holds the contract (the traits, [`AttemptContext`], the
+//! rules above); `body` the bodies that cross the seam; `resolve` and
+//! `connect` the kit. Everything is re-exported here, so
+//! `evident_core::engine::X` names every item.
 
 use std::fmt;
-use std::io::Read;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::time::Instant;
-
-use bytes::Bytes;
-use http_body::{Frame, SizeHint};
 
 use crate::classify::EngineSignal;
 use crate::failure::BoxError;
 use crate::progress::Progress;
+
+mod body;
+mod connect;
+#[cfg(feature = "h2")]
+pub mod h2;
+pub mod pool;
+mod resolve;
+mod site;
+
+pub use body::{AttemptBody, BlockingAttemptBody, BlockingResponseBody, BodyStream, ResponseBody};
+pub use connect::{
+    ConnectFailures, ConnectTiming, DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS,
+    DEFAULT_CONNECTION_ATTEMPT_DELAY, InvalidUri, MAX_CONNECTION_ATTEMPT_DELAY,
+    MIN_CONNECTION_ATTEMPT_DELAY, Origin, Scheme, connect, connect_blocking, interleave,
+};
+pub use resolve::{HostOverride, HostOverrides, resolve, resolve_blocking};
+pub use site::ErrorSite;
 
 /// The most an adapter reads of a server's answer after a write failed
 /// because the peer went away ([`peer_went_away`]): far more than any
@@ -308,81 +377,6 @@ impl std::error::Error for EngineFailure {
     }
 }
 
-/// A boxed async body stream, the one-shot request body of the async client.
-pub type BodyStream = http_body_util::combinators::UnsyncBoxBody<Bytes, BoxError>;
-
-/// The response body an async engine returns: frames or an [`EngineFailure`].
-pub type ResponseBody = http_body_util::combinators::UnsyncBoxBody<Bytes, EngineFailure>;
-
-/// The request body of one attempt, for async engines. Implements
-/// [`http_body::Body`], so hyper can send it directly; other engines can ask
-/// for the bytes of an in-memory body.
-pub enum AttemptBody {
-    /// No body.
-    Empty,
-    /// An in-memory body (replayable: each attempt gets a cheap clone).
-    Full(Option<Bytes>),
-    /// A streamed, one-shot body.
-    Stream(BodyStream),
-}
-
-impl AttemptBody {
-    /// The whole body, when it is in memory (`Some(empty)` for no body).
-    pub fn as_bytes(&self) -> Option<Bytes> {
-        match self {
-            AttemptBody::Empty => Some(Bytes::new()),
-            AttemptBody::Full(b) => Some(b.clone().unwrap_or_default()),
-            AttemptBody::Stream(_) => None,
-        }
-    }
-}
-
-impl fmt::Debug for AttemptBody {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AttemptBody::Empty => f.write_str("AttemptBody::Empty"),
-            AttemptBody::Full(b) => write!(
-                f,
-                "AttemptBody::Full({} bytes)",
-                b.as_ref().map_or(0, Bytes::len)
-            ),
-            AttemptBody::Stream(_) => f.write_str("AttemptBody::Stream"),
-        }
-    }
-}
-
-impl http_body::Body for AttemptBody {
-    type Data = Bytes;
-    type Error = BoxError;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        match self.get_mut() {
-            AttemptBody::Empty => Poll::Ready(None),
-            AttemptBody::Full(b) => Poll::Ready(b.take().map(|b| Ok(Frame::data(b)))),
-            AttemptBody::Stream(s) => Pin::new(s).poll_frame(cx),
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        match self {
-            AttemptBody::Empty => true,
-            AttemptBody::Full(b) => b.is_none(),
-            AttemptBody::Stream(s) => s.is_end_stream(),
-        }
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        match self {
-            AttemptBody::Empty => SizeHint::with_exact(0),
-            AttemptBody::Full(b) => SizeHint::with_exact(b.as_ref().map_or(0, |b| b.len() as u64)),
-            AttemptBody::Stream(s) => s.size_hint(),
-        }
-    }
-}
-
 /// An async HTTP engine: executes one attempt.
 ///
 /// `send` enters the stages and feeds the progress as the
@@ -426,51 +420,6 @@ pub trait Engine: Send + Sync + 'static {
         request: http::Request<AttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<ResponseBody>, EngineFailure>;
-}
-
-/// The request body of one attempt, for blocking engines.
-pub enum BlockingAttemptBody {
-    /// No body.
-    Empty,
-    /// An in-memory body.
-    Full(Bytes),
-    /// A streamed, one-shot body.
-    Reader(Box<dyn Read + Send>),
-}
-
-impl BlockingAttemptBody {
-    /// The whole body, when it is in memory.
-    pub fn as_bytes(&self) -> Option<Bytes> {
-        match self {
-            BlockingAttemptBody::Empty => Some(Bytes::new()),
-            BlockingAttemptBody::Full(b) => Some(b.clone()),
-            BlockingAttemptBody::Reader(_) => None,
-        }
-    }
-}
-
-impl fmt::Debug for BlockingAttemptBody {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BlockingAttemptBody::Empty => f.write_str("BlockingAttemptBody::Empty"),
-            BlockingAttemptBody::Full(b) => {
-                write!(f, "BlockingAttemptBody::Full({} bytes)", b.len())
-            }
-            BlockingAttemptBody::Reader(_) => f.write_str("BlockingAttemptBody::Reader"),
-        }
-    }
-}
-
-/// The response body a blocking engine returns.
-pub trait BlockingResponseBody: Send {
-    /// The next chunk, `None` at the end.
-    fn next_chunk(&mut self) -> Result<Option<Bytes>, EngineFailure>;
-}
-
-impl fmt::Debug for dyn BlockingResponseBody {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("BlockingResponseBody")
-    }
 }
 
 /// A blocking HTTP engine: executes one attempt on the calling thread.
@@ -525,196 +474,6 @@ pub trait BlockingEngine: Send + Sync + 'static {
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure>;
 }
 
-/// Static name-resolution overrides that every adapter's resolver honours,
-/// so the conformance suite can point one host name at several loopback
-/// addresses, or make a name not exist, on every engine alike.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct HostOverrides {
-    entries: Vec<(String, HostOverride)>,
-}
-
-/// What a host name resolves to under [`HostOverrides`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HostOverride {
-    /// These addresses, in this order.
-    Addrs(Vec<std::net::IpAddr>),
-    /// The name does not exist.
-    NotFound,
-}
-
-impl HostOverrides {
-    /// No overrides.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Maps `host` to `addrs`, tried in order.
-    pub fn map(mut self, host: impl Into<String>, addrs: Vec<std::net::IpAddr>) -> Self {
-        self.entries
-            .push((host.into().to_ascii_lowercase(), HostOverride::Addrs(addrs)));
-        self
-    }
-
-    /// Makes `host` not exist.
-    pub fn not_found(mut self, host: impl Into<String>) -> Self {
-        self.entries
-            .push((host.into().to_ascii_lowercase(), HostOverride::NotFound));
-        self
-    }
-
-    /// The override for `host`, if any (case-insensitive; the last entry for
-    /// a host wins).
-    pub fn lookup(&self, host: &str) -> Option<&HostOverride> {
-        self.entries
-            .iter()
-            .rev()
-            .find(|(h, _)| h.eq_ignore_ascii_case(host))
-            .map(|(_, o)| o)
-    }
-
-    /// Whether there are no overrides.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The addresses to try for `host` (as a URI spells it: an IPv6
-    /// literal may be in brackets), in order, each with `port`: these
-    /// overrides first, then an IP literal, then the system resolver. The
-    /// one resolution every adapter that resolves names itself shares, so
-    /// a missing name is the same [`EngineSignal::NameNotFound`] on each.
-    ///
-    /// # Errors
-    ///
-    /// [`EngineSignal::NameNotFound`] for an override saying so, an
-    /// override without addresses, a resolver answer with no address or a
-    /// resolver's "no such name"; otherwise the resolver's I/O error.
-    pub async fn resolve(
-        &self,
-        host: &str,
-        port: u16,
-    ) -> Result<Vec<std::net::SocketAddr>, EngineFailure> {
-        use std::net::{IpAddr, SocketAddr};
-        match self.lookup(host) {
-            Some(HostOverride::NotFound) => return Err(name_not_found(host, "a host override")),
-            Some(HostOverride::Addrs(addrs)) if addrs.is_empty() => {
-                return Err(name_not_found(host, "a host override without addresses"));
-            }
-            Some(HostOverride::Addrs(addrs)) => {
-                return Ok(addrs.iter().map(|ip| SocketAddr::new(*ip, port)).collect());
-            }
-            None => {}
-        }
-        let literal = host
-            .strip_prefix('[')
-            .and_then(|h| h.strip_suffix(']'))
-            .unwrap_or(host);
-        if let Ok(ip) = literal.parse::<IpAddr>() {
-            return Ok(vec![SocketAddr::new(ip, port)]);
-        }
-        match tokio::net::lookup_host((host, port)).await {
-            Ok(addrs) => {
-                let addrs: Vec<SocketAddr> = addrs.collect();
-                if addrs.is_empty() {
-                    Err(name_not_found(host, "the resolver (no addresses)"))
-                } else {
-                    Ok(addrs)
-                }
-            }
-            Err(e) if crate::errors::is_name_not_found(&e) => {
-                Err(EngineFailure::new(EngineSignal::NameNotFound, e))
-            }
-            Err(e) => Err(EngineFailure::new(EngineSignal::Io(e.kind()), e)),
-        }
-    }
-}
-
-/// A name that does not exist, according to `by`.
-fn name_not_found(host: &str, by: &str) -> EngineFailure {
-    EngineFailure::new(
-        EngineSignal::NameNotFound,
-        std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            format!("host `{host}` does not exist according to {by}"),
-        ),
-    )
-}
-
-/// Chooses which failure of a connect loop over several addresses surfaces.
-///
-/// A host with several addresses is tried in order; each address may fail
-/// differently. The rule, shared by every adapter so that every engine
-/// reports the same thing: a **permanent** failure (a rejected certificate,
-/// say) is never hidden by a later, milder one (a refused connection); among
-/// failures of the same weight, the first one is kept.
-///
-/// ```
-/// use evident_core::EngineSignal;
-/// use evident_core::engine::ConnectFailures;
-///
-/// let mut failures = ConnectFailures::new();
-/// failures.push(EngineSignal::TlsCertificate, "untrusted certificate at 127.0.0.3");
-/// failures.push(EngineSignal::ConnectionRefused, "refused at 127.0.0.2");
-/// assert_eq!(failures.into_surfaced().unwrap().0, EngineSignal::TlsCertificate);
-/// ```
-#[derive(Debug)]
-pub struct ConnectFailures<E> {
-    surfaced: Option<(EngineSignal, E)>,
-    count: usize,
-}
-
-impl<E> Default for ConnectFailures<E> {
-    fn default() -> Self {
-        ConnectFailures {
-            surfaced: None,
-            count: 0,
-        }
-    }
-}
-
-impl<E> ConnectFailures<E> {
-    /// No failures yet.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Records the failure of one address.
-    pub fn push(&mut self, signal: EngineSignal, error: E) {
-        self.count += 1;
-        let weight = |s: EngineSignal| u8::from(signal_is_permanent(s));
-        match &self.surfaced {
-            Some((kept, _)) if weight(*kept) >= weight(signal) => {}
-            _ => self.surfaced = Some((signal, error)),
-        }
-    }
-
-    /// How many addresses failed.
-    pub fn len(&self) -> usize {
-        self.count
-    }
-
-    /// Whether no address failed yet.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// The failure that must be reported, if any address failed.
-    pub fn into_surfaced(self) -> Option<(EngineSignal, E)> {
-        self.surfaced
-    }
-}
-
-/// Whether a signal always means a permanent category (independent of the
-/// stage it is seen at).
-fn signal_is_permanent(signal: EngineSignal) -> bool {
-    matches!(
-        signal,
-        EngineSignal::NameNotFound
-            | EngineSignal::TlsCertificate
-            | EngineSignal::Protocol
-            | EngineSignal::Cancelled
-    )
-}
-
 #[async_trait::async_trait]
 impl<E: Engine + ?Sized> Engine for std::sync::Arc<E> {
     fn name(&self) -> &'static str {
@@ -741,31 +500,5 @@ impl<E: BlockingEngine + ?Sized> BlockingEngine for std::sync::Arc<E> {
         attempt: &AttemptContext,
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
         (**self).send(request, attempt)
-    }
-}
-
-#[cfg(test)]
-mod resolve_tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn overrides_then_literals_then_the_resolver_and_a_missing_name_is_not_found() {
-        let overrides = HostOverrides::new()
-            .map("svc.test", vec!["127.0.0.2".parse().unwrap()])
-            .map("empty.test", vec![])
-            .not_found("gone.test");
-        assert_eq!(
-            overrides.resolve("SVC.test", 80).await.unwrap(),
-            ["127.0.0.2:80".parse().unwrap()]
-        );
-        // An IPv6 literal as a URI spells it, brackets included.
-        assert_eq!(
-            overrides.resolve("[::1]", 443).await.unwrap(),
-            ["[::1]:443".parse().unwrap()]
-        );
-        for missing in ["gone.test", "empty.test"] {
-            let failure = overrides.resolve(missing, 80).await.unwrap_err();
-            assert_eq!(failure.signal(), EngineSignal::NameNotFound);
-        }
     }
 }
