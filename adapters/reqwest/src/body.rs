@@ -219,7 +219,10 @@ impl TrackedResponse {
         TrackedResponse {
             inner,
             progress,
-            site: ErrorSite::Exchange { http2 },
+            site: ErrorSite::Exchange {
+                http2,
+                goaway_received: false,
+            },
         }
     }
 }

@@ -11,14 +11,9 @@ use rustls::client::Resumption;
 use crate::engine::{Mode, ReqwestEngine};
 use crate::hooks::{HandshakeWatch, Resolver};
 
-/// How many idle connections reqwest's pool keeps per origin: the same as
-/// the hyper engine, so the two engines hold the same sockets against one
-/// upstream. (reqwest's own default is unbounded.)
-pub const DEFAULT_MAX_IDLE_PER_ORIGIN: usize = 8;
-
-/// The largest per-origin idle pool the builder accepts: a guard against a
-/// configuration that would let one upstream hold thousands of sockets.
-pub const MAX_IDLE_PER_ORIGIN_LIMIT: usize = 1024;
+// The pool defaults every pooling engine shares (reqwest's own default
+// is an unbounded idle pool).
+pub use evident_core::engine::pool::{DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_ORIGIN_LIMIT};
 
 /// Builds a [`ReqwestEngine`].
 ///

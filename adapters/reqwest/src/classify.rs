@@ -68,28 +68,17 @@
 use std::error::Error as StdError;
 use std::io;
 
-use evident_core::errors::{self, RequestBodyError};
+use evident_core::engine::h2::{GoAwayReading, find, h2_signal};
+use evident_core::errors::RequestBodyError;
 use evident_core::{EngineSignal, GoAwayScope};
 
 use crate::hooks::ResolveError;
 
-/// Where in the attempt an error was raised.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ErrorSite {
-    /// Finding a connection (hyper-util's `Error::is_connect()`): resolve,
-    /// TCP connect, TLS handshake.
-    Connect {
-        /// Whether the TLS handshake had started (rustls asked for a
-        /// session to resume) for this attempt.
-        tls_started: bool,
-    },
-    /// A request on an established connection.
-    Exchange {
-        /// Whether the connection speaks HTTP/2.
-        http2: bool,
-    },
-}
+/// Where in the attempt an error was raised: the one site type every
+/// classifier takes. reqwest's connector reports resolution, TCP connect
+/// and TLS handshake alike (hyper-util's `Error::is_connect()`); the
+/// engine tells the handshake apart by the stage its hooks recorded.
+pub use evident_core::engine::ErrorSite;
 
 /// Translates an error raised at `site` into a signal.
 ///
@@ -99,11 +88,11 @@ pub enum ErrorSite {
 /// use evident_reqwest::classify::{ErrorSite, classify};
 ///
 /// let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
-/// let connecting = ErrorSite::Connect { tls_started: false };
+/// let connecting = ErrorSite::Connect;
 /// assert_eq!(classify(&refused, connecting), EngineSignal::ConnectionRefused);
 ///
 /// let eof = io::Error::from(io::ErrorKind::UnexpectedEof);
-/// let handshaking = ErrorSite::Connect { tls_started: true };
+/// let handshaking = ErrorSite::TlsHandshake;
 /// assert_eq!(classify(&eof, handshaking), EngineSignal::TlsHandshake);
 /// ```
 pub fn classify(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSignal {
@@ -114,13 +103,17 @@ pub fn classify(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSign
         return e.signal;
     }
     if let Some(e) = find::<h2::Error>(error) {
-        return h2_signal(e, site);
+        // Not a proof here: hyper may hand a remote GOAWAY's error to a
+        // stream it has just opened (see the module docs).
+        return h2_signal(e, GoAwayReading::StreamUnknown, |io| {
+            site.io_signal(io.kind())
+        });
     }
-    let connecting = matches!(site, ErrorSite::Connect { .. });
+    let connecting = site.is_connect() || site.is_tls_handshake();
     if let Some(e) = find::<rustls::Error>(error) {
         return evident_core::tls::rustls_signal(e, connecting);
     }
-    if site == (ErrorSite::Connect { tls_started: true }) {
+    if site.is_tls_handshake() {
         return EngineSignal::TlsHandshake;
     }
     let hyper_error = find::<hyper::Error>(error);
@@ -136,7 +129,7 @@ pub fn classify(error: &(dyn StdError + 'static), site: ErrorSite) -> EngineSign
         }
     }
     if let Some(e) = find::<io::Error>(error) {
-        return io_signal(e.kind(), site);
+        return site.io_signal(e.kind());
     }
     EngineSignal::Other
 }
@@ -175,71 +168,15 @@ pub fn goaway_signal(signal: EngineSignal, body_pulled: bool) -> EngineSignal {
     }
 }
 
-fn h2_signal(e: &h2::Error, site: ErrorSite) -> EngineSignal {
-    let refused = e.reason() == Some(h2::Reason::REFUSED_STREAM);
-    if e.is_go_away() {
-        // Not a proof here: hyper may hand a remote GOAWAY's error to a
-        // stream it has just opened (see the module docs).
-        return if e.is_remote() {
-            EngineSignal::Http2GoAway(GoAwayScope::Unknown)
-        } else {
-            EngineSignal::Protocol
-        };
-    }
-    if e.is_reset() {
-        return if e.is_remote() && refused {
-            EngineSignal::Http2RefusedStream
-        } else {
-            EngineSignal::Http2StreamReset {
-                reason: e.reason().map_or(0, u32::from),
-            }
-        };
-    }
-    if let Some(io) = e.get_io() {
-        return io_signal(io.kind(), site);
-    }
-    match e.reason() {
-        // A bare reason names nobody who sent it: never a refusal proof.
-        Some(reason) => EngineSignal::Http2StreamReset {
-            reason: u32::from(reason),
-        },
-        None => EngineSignal::Other,
-    }
-}
-
-fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
-    match site {
-        // h2 reports the peer's EOF to every open stream as BrokenPipe
-        // ("stream closed because of a broken pipe").
-        ErrorSite::Exchange { http2: true } if kind == io::ErrorKind::BrokenPipe => {
-            EngineSignal::ConnectionClosed
-        }
-        ErrorSite::Connect { tls_started } => errors::io_signal(kind, !tls_started),
-        ErrorSite::Exchange { .. } => errors::io_signal(kind, false),
-    }
-}
-
-fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
-    errors::find(error, unwrap_h2)
-}
-
-/// h2 keeps its I/O error behind `get_io()`, not `source()`.
-fn unwrap_h2<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
-    error
-        .downcast_ref::<h2::Error>()
-        .and_then(h2::Error::get_io)
-        .map(|io| io as &(dyn StdError + 'static))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::fmt;
 
-    const CONNECTING: ErrorSite = ErrorSite::Connect { tls_started: false };
-    const HANDSHAKING: ErrorSite = ErrorSite::Connect { tls_started: true };
-    const H1: ErrorSite = ErrorSite::Exchange { http2: false };
-    const H2: ErrorSite = ErrorSite::Exchange { http2: true };
+    const CONNECTING: ErrorSite = ErrorSite::Connect;
+    const HANDSHAKING: ErrorSite = ErrorSite::TlsHandshake;
+    const H1: ErrorSite = ErrorSite::EXCHANGE;
+    const H2: ErrorSite = ErrorSite::HTTP2_EXCHANGE;
 
     /// A wrapper whose `source()` is the wrapped error, like hyper-util's.
     #[derive(Debug)]

@@ -158,14 +158,20 @@ fn site(
         evident_core::errors::no_unwrap,
     );
     match legacy {
-        Some(e) if e.is_connect() => ErrorSite::Connect {
-            tls_started: progress.stage() == Some(AttemptStage::Tls),
-        },
+        Some(e) if e.is_connect() => {
+            if progress.stage() == Some(AttemptStage::Tls) {
+                ErrorSite::TlsHandshake
+            } else {
+                ErrorSite::Connect
+            }
+        }
         _ => ErrorSite::Exchange {
             http2: prior_knowledge
                 || legacy
                     .and_then(|e| e.connect_info())
                     .is_some_and(|c| c.is_negotiated_h2()),
+            // reqwest shows no frames.
+            goaway_received: false,
         },
     }
 }
