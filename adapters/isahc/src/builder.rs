@@ -1,6 +1,11 @@
 //! Configuring an [`IsahcEngine`]: a builder that validates and returns a
 //! typed [`ConfigError`].
 
+use std::time::Duration;
+
+use evident_core::engine::{
+    ConnectTiming, DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_CONNECTION_ATTEMPT_DELAY,
+};
 use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{ConfigError, HostOverrides};
 use isahc::config::{Configurable, ExpectContinue, RedirectPolicy, VersionNegotiation};
@@ -33,6 +38,7 @@ pub struct IsahcEngineBuilder {
     tls: TlsOptions,
     root_certificates: Option<Vec<Vec<u8>>>,
     host_overrides: HostOverrides,
+    connection_attempt_delay: Option<Duration>,
 }
 
 /// The trust anchor the engine hands curl when `https://` must trust
@@ -77,6 +83,18 @@ impl IsahcEngineBuilder {
         self
     }
 
+    /// RFC 8305's Connection Attempt Delay (default
+    /// [`DEFAULT_CONNECTION_ATTEMPT_DELAY`], 250 ms). curl connects to one
+    /// address per transfer and cannot race two, so for a host with several
+    /// addresses each but the last gets this long to connect (TCP and TLS)
+    /// before the next is tried; the other engines start the next address
+    /// after it while the first keeps trying. The last address has what is
+    /// left of the attempt.
+    pub fn connection_attempt_delay(mut self, delay: Duration) -> Self {
+        self.connection_attempt_delay = Some(delay);
+        self
+    }
+
     /// Validates the configuration and builds the engine.
     ///
     /// # Errors
@@ -90,8 +108,15 @@ impl IsahcEngineBuilder {
     ///   files), or where `/proc/self/fd` cannot be read back; the engine
     ///   refuses rather than connect without it. The chain and key
     ///   themselves are checked as on every engine (`identity_*` fields);
+    /// * `connection_attempt_delay`: outside RFC 8305's bounds (as
+    ///   [`ConnectTiming::new`]);
     /// * `isahc`: libcurl could not be initialised.
     pub fn build(self) -> Result<IsahcEngine, ConfigError> {
+        let connect_timing = ConnectTiming::new(
+            self.connection_attempt_delay
+                .unwrap_or(DEFAULT_CONNECTION_ATTEMPT_DELAY),
+            DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS,
+        )?;
         let options = match self.root_certificates {
             Some(ders) => self.tls.with_only_roots(ders)?,
             None => self.tls,
@@ -149,6 +174,11 @@ impl IsahcEngineBuilder {
         let client = builder.build().map_err(|e| {
             ConfigError::new("isahc", e.to_string(), "libcurl failed to initialise")
         })?;
-        Ok(IsahcEngine::new(client, self.host_overrides, identity))
+        Ok(IsahcEngine::new(
+            client,
+            self.host_overrides,
+            connect_timing,
+            identity,
+        ))
     }
 }

@@ -7,6 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use evident_core::engine::{ConnectTiming, InvalidUri, Origin, interleave};
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, ConnectFailures, Engine, EngineFailure,
     EngineSignal, HostOverrides, Progress, ResponseBody,
@@ -20,7 +21,6 @@ use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
 use crate::classify::{before_connected, classify_transfer, is_connect_failure};
 use crate::identity::IdentityFiles;
-use crate::resolve::resolve;
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
 /// curl must report its timeout (with or without a connected address, which
@@ -63,6 +63,8 @@ const GUARD_LEAD: Duration = Duration::from_millis(1);
 pub struct IsahcEngine {
     client: isahc::HttpClient,
     overrides: HostOverrides,
+    /// The Connection Attempt Delay (see [`IsahcEngineBuilder::connection_attempt_delay`]).
+    attempt_delay: Duration,
     /// The client certificate's files, which curl opens on every
     /// handshake: open as long as any clone of the engine.
     _identity: Option<Arc<IdentityFiles>>,
@@ -72,6 +74,7 @@ impl fmt::Debug for IsahcEngine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("IsahcEngine")
             .field("overrides", &self.overrides)
+            .field("attempt_delay", &self.attempt_delay)
             .finish_non_exhaustive()
     }
 }
@@ -85,20 +88,24 @@ impl IsahcEngine {
     pub(crate) fn new(
         client: isahc::HttpClient,
         overrides: HostOverrides,
+        connect_timing: ConnectTiming,
         identity: Option<IdentityFiles>,
     ) -> Self {
         IsahcEngine {
             client,
             overrides,
+            attempt_delay: connect_timing.attempt_delay(),
             _identity: identity.map(Arc::new),
         }
     }
 
-    /// One transfer to one address.
+    /// One transfer to one address: the whole transfer within `budget`,
+    /// its connection (TCP and TLS) within `connect_limit`.
     fn request(
         parts: &http::request::Parts,
         addr: SocketAddr,
         budget: Option<Duration>,
+        connect_limit: Option<Duration>,
         body: isahc::AsyncBody,
     ) -> Result<http::Request<isahc::AsyncBody>, http::Error> {
         let mut builder = http::Request::builder()
@@ -109,6 +116,9 @@ impl IsahcEngine {
             .dial(Dialer::ip_socket(addr));
         if let Some(budget) = budget {
             builder = builder.timeout(budget);
+        }
+        if let Some(limit) = connect_limit {
+            builder = builder.connect_timeout(limit);
         }
         if let Some(headers) = builder.headers_mut() {
             // A caller's `Expect` is not sent: after a 417 curl sends the
@@ -196,9 +206,12 @@ impl Engine for IsahcEngine {
         // for a fresh connection (after a 421) is always honoured:
         // `attempt.requires_fresh_connection()` needs nothing more.
         let (parts, body) = request.into_parts();
-        let (host, port) = origin(&parts.uri)?;
-        let addrs = match guard.run(resolve(host, port, &self.overrides)).await {
-            Some(addrs) => addrs?,
+        let origin = Origin::from_uri(&parts.uri).map_err(InvalidUri::into_failure)?;
+        let addrs = match guard
+            .run(self.overrides.resolve(origin.host(), origin.port()))
+            .await
+        {
+            Some(addrs) => interleave(addrs?),
             None => return Err(EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline)),
         };
 
@@ -233,15 +246,29 @@ impl Engine for IsahcEngine {
             }
         };
         let mut failures = ConnectFailures::new();
-        for addr in addrs {
+        let last = addrs.len().saturating_sub(1);
+        for (index, addr) in addrs.into_iter().enumerate() {
             let budget = match guard.curl_budget() {
                 Budget::Unbounded => None,
                 Budget::Within(budget) => Some(budget),
                 Budget::Exhausted => break,
             };
-            let transfer =
-                Self::request(&parts, addr, budget, body.for_transfer(progress, &upload))
-                    .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+            // curl connects to one address per transfer and cannot race a
+            // second beside it (RFC 8305): an address other than the last
+            // gets the Connection Attempt Delay to connect, TCP and TLS,
+            // and the next is tried after it, where the other engines start
+            // the next beside it. The last has the whole attempt.
+            let connect_limit = (index < last)
+                .then_some(self.attempt_delay)
+                .filter(|limit| budget.is_none_or(|budget| *limit < budget));
+            let transfer = Self::request(
+                &parts,
+                addr,
+                budget,
+                connect_limit,
+                body.for_transfer(progress, &upload),
+            )
+            .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
             let error = match guard.run(self.client.send_async(transfer)).await {
                 Some(Ok(response)) => {
                     return Self::answer(
@@ -276,8 +303,12 @@ impl Engine for IsahcEngine {
             } else {
                 signal
             };
-            if nothing_written && is_connect_failure(signal) {
-                failures.push(signal, error);
+            // A timeout in the connect phase of an address whose connect
+            // was bounded below the transfer's budget is that bound: the
+            // address is silent, and the next is tried.
+            let connect_timed_out = connect_limit.is_some() && signal == EngineSignal::TimedOut;
+            if nothing_written && (is_connect_failure(signal) || connect_timed_out) {
+                failures.push_at(addr, signal, error);
                 continue;
             }
             if !(nothing_written && signal == EngineSignal::TimedOut) {
@@ -290,24 +321,13 @@ impl Engine for IsahcEngine {
             }
             return Err(EngineFailure::new(signal, error));
         }
-        Err(match failures.into_surfaced() {
-            Some((signal, error)) => EngineFailure::new(signal, error),
-            None => EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline),
+        Err(if failures.is_empty() {
+            // The attempt's time ran out before any address was tried.
+            EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline)
+        } else {
+            failures.into_failure()
         })
     }
-}
-
-/// The host and port a URI names.
-fn origin(uri: &http::Uri) -> Result<(&str, u16), EngineFailure> {
-    let default_port = match uri.scheme_str() {
-        Some("http") => 80,
-        Some("https") => 443,
-        _ => return Err(EngineFailure::new(EngineSignal::Other, UnsupportedUri)),
-    };
-    let host = uri
-        .host()
-        .ok_or_else(|| EngineFailure::new(EngineSignal::Other, UnsupportedUri))?;
-    Ok((host, uri.port_u16().unwrap_or(default_port)))
 }
 
 /// Whether an answer that ended without a single body byte had a complete
@@ -421,18 +441,6 @@ impl fmt::Display for AttemptDeadline {
 }
 
 impl std::error::Error for AttemptDeadline {}
-
-/// The URI is not an absolute `http://` or `https://` URI.
-#[derive(Debug)]
-struct UnsupportedUri;
-
-impl fmt::Display for UnsupportedUri {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("the isahc engine needs an absolute http:// or https:// URI")
-    }
-}
-
-impl std::error::Error for UnsupportedUri {}
 
 /// curl reported an answer whose head may have been cut short.
 #[derive(Debug)]

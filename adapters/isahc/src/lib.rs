@@ -140,7 +140,6 @@ mod builder;
 pub mod classify;
 mod engine;
 mod identity;
-mod resolve;
 
 pub use builder::{IsahcEngineBuilder, SIGNS_NOTHING};
 pub use engine::{CURL_DEADLINE_LEAD_MAX, IncompleteHead, IsahcEngine};
