@@ -261,6 +261,28 @@ pub fn reqwest() -> EngineUnderTest {
             2,
             vec![Expect::answered(200, Then::Stop(StopReason::Succeeded))],
         ));
+    // The silent address takes each attempt; both are proven unsent.
+    let driver = driver.known_gap(KnownGap::records(
+        "two_addresses_silent_then_answers",
+        "the silent first address takes every attempt: not sent, retried, exhausted",
+        vec![vec![
+            Expect::failed(
+                S::Connect,
+                C::ConnectTimeout,
+                E::NotSent,
+                Then::Retry(evident_core::decide::RetryReason::NotSent),
+            ),
+            Expect::failed(
+                S::Connect,
+                C::ConnectTimeout,
+                E::NotSent,
+                Then::Stop(StopReason::AttemptsExhausted),
+            ),
+        ]],
+        0,
+        None,
+        REQWEST_SILENT_ADDRESS,
+    ));
     // Rule 4: an abandoned attempt whose seal may not hold proves nothing
     // from its stage; a POST that declared nothing then stops.
     let driver = driver.known_gap(KnownGap::records(
@@ -279,6 +301,10 @@ pub fn reqwest() -> EngineUnderTest {
     let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
     with_early_answer_races(driver, &all, REQWEST_EARLY_ANSWER)
 }
+
+/// Why a silent address takes a reqwest attempt with it.
+#[cfg(feature = "reqwest")]
+const REQWEST_SILENT_ADDRESS: &str = "reqwest builds hyper-util's HttpConnector and lets no     caller replace it: it tries the addresses of one family one after another, each within an     equal share of one connect timeout (none is set, since the core owns attempt timeouts;     one would also cap a lone slow address), and starts the other family only after 300 ms.     Neither a Connection Attempt Delay nor a connector of the adapter's own can be given.     Closed by reqwest accepting a connector, or hyper-util a per-address attempt delay";
 
 /// Why a reqwest attempt abandoned during its own TLS handshake proves
 /// nothing.

@@ -22,6 +22,11 @@ pub enum AddressFault {
     Refused,
     /// A TLS server presenting a certificate from an untrusted CA.
     UntrustedCertificate,
+    /// A listener whose accept queue is full: the kernel drops the SYNs,
+    /// and the connect neither completes nor fails.
+    Silent,
+    /// An HTTP/1.1 server that answers 200 to every request.
+    Answers,
 }
 
 /// The fault a scenario's server (or resolver) produces.

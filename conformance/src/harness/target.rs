@@ -6,8 +6,9 @@ use std::net::{IpAddr, SocketAddr};
 use evident_core::engine::HostOverrides;
 
 use crate::lab::{
-    ConnectTimeoutServer, Http1Server, Http2Server, LabServer, Ledger, NeverReadsServer, TlsFault,
-    TlsFaultServer, loopback_v4, refused_addr, refused_addr_on, shared_free_port,
+    ConnectTimeoutServer, Http1Behaviour, Http1Server, Http2Server, LabServer, Ledger,
+    NeverReadsServer, TlsFault, TlsFaultServer, loopback_v4, refused_addr, refused_addr_on,
+    shared_free_port,
 };
 use crate::scenario::{AddressFault, Fault};
 
@@ -92,6 +93,7 @@ pub(super) fn start_fault(fault: &Fault) -> std::io::Result<Target> {
             let ips: [IpAddr; 2] = [loopback_v4(2), loopback_v4(3)];
             let port = shared_free_port(&ips)?;
             let mut servers = Vec::new();
+            let mut answering = None;
             let mut scheme = "http";
             for (ip, fault) in ips.iter().zip([first, second]) {
                 match fault {
@@ -107,9 +109,22 @@ pub(super) fn start_fault(fault: &Fault) -> std::io::Result<Target> {
                                 .start()?,
                         );
                     }
+                    AddressFault::Silent => servers.push(
+                        ConnectTimeoutServer::new()
+                            .bind(SocketAddr::new(*ip, port))
+                            .start()?,
+                    ),
+                    AddressFault::Answers => {
+                        let server = Http1Server::new([Http1Behaviour::respond(200)])
+                            .bind(SocketAddr::new(*ip, port))
+                            .start()?;
+                        answering = Some(server.ledger().clone());
+                        servers.push(server);
+                    }
                 }
             }
-            let ledger = servers.first().map(|s| s.ledger().clone());
+            // Executions are counted where a request can be executed.
+            let ledger = answering.or_else(|| servers.first().map(|s| s.ledger().clone()));
             Target {
                 url: lab_url(scheme, port),
                 overrides: HostOverrides::new().map(LAB_HOST, ips.to_vec()),

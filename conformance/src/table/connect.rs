@@ -80,6 +80,19 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             ..DEFAULT_CLIENT
         }),
         Scenario::one_call(
+            "two_addresses_silent_then_answers",
+            "a silent first address costs the Connection Attempt Delay, not the attempt: the second answers the first attempt",
+            Fault::TwoAddresses(AddressFault::Silent, AddressFault::Answers),
+            ScenarioCall::post(),
+            vec![succeeded()],
+            1,
+        )
+        .client(ClientSpec {
+            max_attempts: 2,
+            attempt_timeout: Duration::from_secs(1),
+            ..DEFAULT_CLIENT
+        }),
+        Scenario::one_call(
             "two_addresses_refused_then_untrusted",
             "the permanent TLS failure of the second address surfaces, not the refusal",
             Fault::TwoAddresses(AddressFault::Refused, AddressFault::UntrustedCertificate),
