@@ -14,7 +14,6 @@ use std::time::Duration;
 use evident_core::{
     AttemptStage, Engine, EngineSignal, ExecutionEvidence, HostOverrides, classify,
 };
-use evident_reqwest::ReqwestEngine;
 use evident_test_support::silent::SilentListener;
 use support::*;
 
