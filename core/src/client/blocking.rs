@@ -8,16 +8,16 @@ use bytes::{Bytes, BytesMut};
 use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 
 use super::config::{CallOptions, ClientBuilder, Handles};
-use super::machine::{Call, Delivered, Ended, attempt_head, build_request};
+use super::machine::{Call, Delivered, Ended, attempt_request, take_extensions};
 use super::streaming::Trail;
-use super::{BlockingStreamingBody, CallReport, Error};
+use super::{BlockingStreamingBody, CallReport, Error, keep_spare_progress, spare_progress};
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
 use crate::engine::{
     AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody, EngineFailure,
 };
-use crate::observe::{attempt_span, call_span};
+use crate::observe::attempt_span;
 use crate::progress::Progress;
 
 /// The request body of the blocking client.
@@ -99,7 +99,7 @@ impl ClientBuilder {
     /// instead of sleeping, so tests are exact).
     pub fn build_blocking<E: BlockingEngine>(self, engine: E) -> Result<Client<E>, ConfigError> {
         Ok(Client {
-            h: Handles::new(self, engine, Arc::new(SystemClock))?,
+            h: Handles::new(self, engine, Arc::new(SystemClock), false)?,
         })
     }
 }
@@ -164,8 +164,8 @@ impl<E: BlockingEngine> Client<E> {
             return Err(Error::draining());
         }
         let shared = &*self.h.shared;
-        let (parts, body) = request.into_parts();
-        let mut call = Call::start(
+        let (mut parts, body) = request.into_parts();
+        let (mut call, call_span) = Call::start(
             shared,
             self.h.engine.name(),
             &parts,
@@ -173,13 +173,14 @@ impl<E: BlockingEngine> Client<E> {
             body.replay(),
             self.h.clock.now(),
         )?;
+        take_extensions(&mut parts);
         let mut body = match body {
             Body::Empty => BodySource::Empty,
             Body::Full(b) => BodySource::Full(b),
             Body::Reader(r) => BodySource::Reader(Some(r)),
         };
-        let call_span = call_span(&call.info).entered();
-        let mut progress = Progress::new();
+        let call_span = call_span.entered();
+        let mut progress = spare_progress();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
         let mut fresh_connection = false;
@@ -215,8 +216,7 @@ impl<E: BlockingEngine> Client<E> {
                 plan.resend_count,
                 fresh_connection,
             );
-            let request =
-                build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
+            let request = attempt_request(&mut parts, call.key.as_ref(), body.for_attempt());
             // The attempt span covers the attempt and its record.
             let attempt_span = attempt_span(plan.resend_count).entered();
             let result = run_attempt(
@@ -281,6 +281,7 @@ impl<E: BlockingEngine> Client<E> {
                 r.extensions_mut().insert(CallReport {
                     attempts: call.finish(shared),
                 });
+                keep_spare_progress(progress);
                 Finished::Full(r)
             }
             Answer::Streaming(r) => {

@@ -25,7 +25,7 @@ use crate::decide::{
 use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
 use crate::observe::{
-    AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, next_call_id, trace_attempt,
+    AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, call_span, next_call_id, trace_attempt,
 };
 use crate::progress::ProgressSnapshot;
 
@@ -79,8 +79,8 @@ pub(crate) fn key_header() -> HeaderName {
 }
 
 impl Call {
-    /// Validates the request target and starts a call. Nothing is sent if
-    /// this fails.
+    /// Validates the request target and starts a call and its span. Nothing
+    /// is sent if this fails.
     pub(crate) fn start(
         shared: &Shared,
         engine: &'static str,
@@ -88,7 +88,7 @@ impl Call {
         options: &CallOptions,
         body: BodyReplay,
         now: Instant,
-    ) -> Result<Call, Error> {
+    ) -> Result<(Call, tracing::Span), Error> {
         let (method, uri) = (&parts.method, &parts.uri);
         let (deadline, declared) = (options.deadline, &options.declared);
         let scheme = match uri.scheme_str() {
@@ -165,16 +165,23 @@ impl Call {
             budget.deposit(now);
         }
         let host = host.trim_start_matches('[').trim_end_matches(']');
-        Ok(Call {
-            info: CallInfo {
-                call_id: next_call_id(),
-                method: method.clone(),
-                scheme: scheme.as_str(),
-                host: host.to_owned(),
-                port,
-                engine,
+        let info = CallInfo {
+            call_id: next_call_id(),
+            method: method.clone(),
+            scheme: scheme.as_str(),
+            // Only an observer reads the host from here (the call span takes
+            // it below): without one, a call copies no string.
+            host: match shared.observer {
+                Some(_) => host.to_owned(),
+                None => String::new(),
             },
-            origin: Origin::new(scheme, host, port),
+            port,
+            engine,
+        };
+        let span = call_span(&info, host);
+        let call = Call {
+            info,
+            origin: origin_of(scheme, host, port),
             idempotency,
             key,
             body,
@@ -188,7 +195,8 @@ impl Call {
             max_response_bytes,
             started: now,
             attempt_started: now,
-        })
+        };
+        Ok((call, span))
     }
 
     /// How long the pipeline may keep the next attempt waiting for
@@ -426,6 +434,38 @@ fn host_and_port(authority: &str) -> (&str, Option<u16>) {
     (host, port)
 }
 
+thread_local! {
+    /// The origin of this thread's last call. Calls mostly go to the origin
+    /// the last one went to: reusing it spares each call an allocation and
+    /// a pass over the host.
+    static LAST_ORIGIN: std::cell::RefCell<Option<Origin>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The origin of `scheme://host:port` (`host` without brackets), as
+/// `Origin::new` makes it: the thread's last one when it is the same.
+fn origin_of(scheme: Scheme, host: &str, port: u16) -> Origin {
+    let cached = LAST_ORIGIN.try_with(|last| {
+        let mut last = last.try_borrow_mut().ok()?;
+        // `Origin::new` lower-cases the host: an equal host, ignoring ASCII
+        // case, makes an equal origin.
+        if let Some(origin) = &*last
+            && origin.port() == port
+            && origin.scheme() == scheme
+            && origin.host().eq_ignore_ascii_case(host)
+        {
+            return Some(origin.clone());
+        }
+        let origin = Origin::new(scheme, host, port);
+        *last = Some(origin.clone());
+        Some(origin)
+    });
+    match cached {
+        Ok(Some(origin)) => origin,
+        _ => Origin::new(scheme, host, port),
+    }
+}
+
 /// The delay of a retry decision; `None` for a stop.
 fn delay_of(decision: Decision) -> Option<Duration> {
     match decision {
@@ -437,46 +477,44 @@ fn delay_of(decision: Decision) -> Option<Duration> {
 /// Room left in an attempt's header map for the headers an engine adds.
 const ENGINE_HEADERS: usize = 4;
 
-/// The attempt's request head: the caller's, plus the idempotency key.
-pub(crate) fn attempt_head(
-    parts: &http::request::Parts,
+/// The attempt's request: the caller's head (its extensions are not handed
+/// to the engine), plus the idempotency key, with `body`.
+pub(crate) fn attempt_request<B>(
+    parts: &mut http::request::Parts,
     key: Option<&HeaderValue>,
-) -> (http::Method, http::Uri, http::Version, http::HeaderMap) {
-    let headers = match key {
-        None => parts.headers.clone(),
-        // Sized from the start for the key and the few headers an engine
-        // adds (host, content-length, ...): one allocation of each table,
-        // where a clone and then inserts would grow them.
+    body: B,
+) -> http::Request<B> {
+    // The caller's extensions were taken out when the call started (see
+    // `take_extensions`), so cloning the head copies none.
+    debug_assert!(parts.extensions.is_empty());
+    let head = match key {
+        None => parts.clone(),
         Some(key) => {
+            // Sized from the start for the key and the few headers an engine
+            // adds (host, content-length, ...): one allocation of each
+            // table, where a clone and then inserts would grow them.
             let mut headers =
                 http::HeaderMap::with_capacity(parts.headers.len() + 1 + ENGINE_HEADERS);
             for (name, value) in &parts.headers {
                 headers.append(name.clone(), value.clone());
             }
             headers.insert(key_header(), key.clone());
-            headers
+            // The rest of the head cloned without the caller's headers,
+            // which are put back at once.
+            let caller_headers = std::mem::take(&mut parts.headers);
+            let mut head = parts.clone();
+            parts.headers = caller_headers;
+            head.headers = headers;
+            head
         }
     };
-    (
-        parts.method.clone(),
-        parts.uri.clone(),
-        parts.version,
-        headers,
-    )
+    http::Request::from_parts(head, body)
 }
 
-/// Builds a request from an attempt head and a body.
-pub(crate) fn build_request<B>(
-    head: (http::Method, http::Uri, http::Version, http::HeaderMap),
-    body: B,
-) -> http::Request<B> {
-    let (method, uri, version, headers) = head;
-    let mut request = http::Request::new(body);
-    *request.method_mut() = method;
-    *request.uri_mut() = uri;
-    *request.version_mut() = version;
-    *request.headers_mut() = headers;
-    request
+/// Takes the caller's request extensions out of its head: the engine never
+/// sees them, and a head without them is cloned for each attempt at no cost.
+pub(crate) fn take_extensions(parts: &mut http::request::Parts) {
+    drop(std::mem::take(&mut parts.extensions));
 }
 
 /// A call whose response head was handed to the caller (streaming mode).
