@@ -55,7 +55,7 @@ pub(crate) struct Call {
     pub(crate) info: CallInfo,
     pub(crate) origin: Origin,
     idempotency: Idempotency,
-    pub(crate) key: Option<HeaderValue>,
+    pub(crate) key: Option<Key>,
     body: BodyReplay,
     deadline: Option<Instant>,
     attempts_made: u32,
@@ -73,9 +73,36 @@ pub(crate) struct Call {
     last_failure: Option<TransportFailure>,
 }
 
+/// The header name of the idempotency key, made once (cloning it copies
+/// nothing).
+static KEY_HEADER: HeaderName = HeaderName::from_static(IDEMPOTENCY_KEY_HEADER);
+
 /// The header name of the idempotency key.
 pub(crate) fn key_header() -> HeaderName {
-    HeaderName::from_static(IDEMPOTENCY_KEY_HEADER)
+    KEY_HEADER.clone()
+}
+
+/// A call's idempotency key.
+pub(crate) enum Key {
+    /// The caller's.
+    Given(HeaderValue),
+    /// Generated for the call: a UUID in its hyphenated lower-case form.
+    /// Each attempt's header value is made from it: one allocation per
+    /// attempt, where a value shared by every attempt costs two for the
+    /// first (its bytes, then their sharing on the first clone).
+    Generated([u8; uuid::fmt::Hyphenated::LENGTH]),
+}
+
+impl Key {
+    /// The header value an attempt carries.
+    fn value(&self) -> HeaderValue {
+        match self {
+            Key::Given(value) => value.clone(),
+            Key::Generated(text) => {
+                HeaderValue::from_bytes(text).expect("a UUID is a valid header value")
+            }
+        }
+    }
 }
 
 impl Call {
@@ -116,12 +143,11 @@ impl Call {
         let (idempotency, key) = match declared {
             Declared::Nothing => (Idempotency::None, None),
             Declared::Idempotent => (Idempotency::Declared, None),
-            Declared::Key(k) => (Idempotency::KeyNotSent, Some(k.clone())),
+            Declared::Key(k) => (Idempotency::KeyNotSent, Some(Key::Given(k.clone()))),
             Declared::GeneratedKey => {
-                let mut buffer = uuid::Uuid::encode_buffer();
-                let key = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut buffer);
-                let key = HeaderValue::from_str(key).expect("a UUID is a valid header value");
-                (Idempotency::KeyNotSent, Some(key))
+                let mut text = [0; uuid::fmt::Hyphenated::LENGTH];
+                uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+                (Idempotency::KeyNotSent, Some(Key::Generated(text)))
             }
         };
         let deadline = match deadline.or(shared.default_deadline) {
@@ -481,7 +507,7 @@ const ENGINE_HEADERS: usize = 4;
 /// to the engine), plus the idempotency key, with `body`.
 pub(crate) fn attempt_request<B>(
     parts: &mut http::request::Parts,
-    key: Option<&HeaderValue>,
+    key: Option<&Key>,
     body: B,
 ) -> http::Request<B> {
     // The caller's extensions were taken out when the call started (see
@@ -498,7 +524,7 @@ pub(crate) fn attempt_request<B>(
             for (name, value) in &parts.headers {
                 headers.append(name.clone(), value.clone());
             }
-            headers.insert(key_header(), key.clone());
+            headers.insert(key_header(), key.value());
             // The rest of the head cloned without the caller's headers,
             // which are put back at once.
             let caller_headers = std::mem::take(&mut parts.headers);

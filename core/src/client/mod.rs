@@ -374,7 +374,7 @@ impl<E: Engine> Client<E> {
     /// Hands the final answer to the caller, with the call's records.
     fn deliver(
         &self,
-        mut call: Call,
+        mut started: Box<Started>,
         answer: Answer,
         progress: Progress,
         now: std::time::Instant,
@@ -384,13 +384,13 @@ impl<E: Engine> Client<E> {
         match answer {
             Answer::Full(mut r) => {
                 r.extensions_mut().insert(CallReport {
-                    attempts: call.finish(shared),
+                    attempts: started.call.finish(shared),
                 });
                 keep_spare_progress(progress);
                 Finished::Full(r)
             }
             Answer::Streaming(r) => {
-                let (attempts, delivered) = Delivered::hand_over(call, shared, now);
+                let (attempts, delivered) = Delivered::hand_over(started.call, shared, now);
                 let (mut parts, body) = r.into_parts();
                 parts.extensions.insert(CallReport { attempts });
                 let trail = Trail {
@@ -552,7 +552,7 @@ impl<E: Engine> Client<E> {
                             None => {
                                 drop(entered);
                                 let finished =
-                                    self.deliver(started.call, answer, progress, now, call_span);
+                                    self.deliver(started, answer, progress, now, call_span);
                                 return Ok(M::output(finished));
                             }
                         }
