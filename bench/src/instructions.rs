@@ -118,9 +118,13 @@ pub fn valgrind_installed() -> bool {
 /// `cargo` from the path) and returns its path.
 pub fn build_client_cost() -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // This workspace's, wherever the command runs from.
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml");
     let output = Command::new(cargo)
+        .arg("build")
+        .arg("--manifest-path")
+        .arg(manifest)
         .args([
-            "build",
             "--release",
             "-p",
             "evident-core",
