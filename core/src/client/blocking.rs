@@ -4,13 +4,15 @@
 use std::io::Read;
 use std::sync::Arc;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 
 use super::config::{CallOptions, ClientBuilder, Handles};
 use super::machine::{Call, Delivered, Ended, attempt_request, take_extensions};
 use super::streaming::Trail;
-use super::{BlockingStreamingBody, CallReport, Error, keep_spare_progress, spare_progress};
+use super::{
+    BlockingStreamingBody, CallReport, Collected, Error, keep_spare_progress, spare_progress,
+};
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
@@ -192,7 +194,7 @@ impl<E: BlockingEngine> Client<E> {
             if self.is_draining() {
                 return Err(call.drained(shared, self.h.clock.now()));
             }
-            let bound = call.admission_bound(shared, self.h.clock.now());
+            let bound = call.admission_bound_with(shared, || self.h.clock.now());
             let interrupt = self.h.drain_interrupt();
             let admission =
                 self.h
@@ -367,7 +369,8 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
         return Ok(Answer::Streaming(response));
     }
     let (parts, mut body) = response.into_parts();
-    let mut collected = BytesMut::new();
+    // A body in one chunk is kept as it came, as the async client does.
+    let mut collected = Collected::default();
     while let Some(chunk) = body.next_chunk()? {
         if collected.len() + chunk.len() > max_bytes {
             let seen = collected.len() + chunk.len();
@@ -376,10 +379,10 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
                 super::ResponseTooLarge::new(max_bytes, seen),
             ));
         }
-        collected.extend_from_slice(&chunk);
+        collected.push(chunk);
     }
     Ok(Answer::Full(http::Response::from_parts(
         parts,
-        collected.freeze(),
+        collected.into_bytes(),
     )))
 }

@@ -231,9 +231,19 @@ impl Call {
     /// still has time to run. Unbounded without a deadline (the pipeline's
     /// own configured waits still apply).
     pub(crate) fn admission_bound(&self, shared: &Shared, now: Instant) -> Duration {
+        self.admission_bound_with(shared, || now)
+    }
+
+    /// [`Self::admission_bound`], reading the time only if the call has a
+    /// deadline.
+    pub(crate) fn admission_bound_with(
+        &self,
+        shared: &Shared,
+        now: impl FnOnce() -> Instant,
+    ) -> Duration {
         match self.deadline {
             Some(deadline) => deadline
-                .saturating_duration_since(now)
+                .saturating_duration_since(now())
                 .saturating_sub(self.policy(shared).min_attempt_time()),
             None => Duration::MAX,
         }
@@ -478,7 +488,7 @@ fn origin_of(scheme: Scheme, host: &str, port: u16) -> Origin {
         if let Some(origin) = &*last
             && origin.port() == port
             && origin.scheme() == scheme
-            && origin.host().eq_ignore_ascii_case(host)
+            && (origin.host() == host || origin.host().eq_ignore_ascii_case(host))
         {
             return Some(origin.clone());
         }

@@ -670,7 +670,7 @@ async fn run_attempt<E: Engine + ?Sized>(
 /// A response body read whole. A body that arrives in one frame (most small
 /// answers) is kept as it came, without a copy; more frames are joined.
 #[derive(Default)]
-enum Collected {
+pub(crate) enum Collected {
     #[default]
     Nothing,
     One(Bytes),
