@@ -251,7 +251,12 @@ impl<E: BlockingEngine> Client<E> {
                         }
                         None => {
                             drop(attempt_span);
-                            return Ok(self.deliver(call, answer, progress, now, &call_span));
+                            return Ok(match answer {
+                                Answer::Full(r) => self.deliver_full(&mut call, r, progress),
+                                Answer::Streaming(r) => {
+                                    self.deliver_streaming(call, r, progress, now, &call_span)
+                                }
+                            });
                         }
                     }
                 }
@@ -268,39 +273,43 @@ impl<E: BlockingEngine> Client<E> {
         }
     }
 
-    /// Hands the final answer to the caller, with the call's records.
-    fn deliver(
+    /// Hands a whole answer to the caller, with the call's records.
+    fn deliver_full(
         &self,
-        mut call: Call,
-        answer: Answer,
+        call: &mut Call,
+        mut response: http::Response<Bytes>,
+        progress: Progress,
+    ) -> Finished {
+        response.extensions_mut().insert(CallReport {
+            attempts: call.finish(&self.h.shared),
+        });
+        keep_spare_progress(progress);
+        Finished::Full(response)
+    }
+
+    /// Hands a response head to the caller, with the call's records so far;
+    /// the body stays part of the call.
+    fn deliver_streaming(
+        &self,
+        call: Call,
+        response: http::Response<Box<dyn BlockingResponseBody>>,
         progress: Progress,
         now: std::time::Instant,
         span: &tracing::Span,
     ) -> Finished {
         let shared = &self.h.shared;
-        match answer {
-            Answer::Full(mut r) => {
-                r.extensions_mut().insert(CallReport {
-                    attempts: call.finish(shared),
-                });
-                keep_spare_progress(progress);
-                Finished::Full(r)
-            }
-            Answer::Streaming(r) => {
-                let (attempts, delivered) = Delivered::hand_over(call, shared, now);
-                let (mut parts, body) = r.into_parts();
-                parts.extensions.insert(CallReport { attempts });
-                let trail = Trail {
-                    delivered,
-                    progress,
-                    shared: shared.clone(),
-                    clock: self.h.clock.clone(),
-                    span: span.clone(),
-                };
-                let body = BlockingStreamingBody::new(body, trail);
-                Finished::Streaming(http::Response::from_parts(parts, body))
-            }
-        }
+        let (attempts, delivered) = Delivered::hand_over(call, shared, now);
+        let (mut parts, body) = response.into_parts();
+        parts.extensions.insert(CallReport { attempts });
+        let trail = Trail {
+            delivered,
+            progress,
+            shared: shared.clone(),
+            clock: self.h.clock.clone(),
+            span: span.clone(),
+        };
+        let body = BlockingStreamingBody::new(body, trail);
+        Finished::Streaming(http::Response::from_parts(parts, body))
     }
 
     /// Stops new retries, as [`crate::client::Client::drain`]: a call

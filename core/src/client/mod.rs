@@ -371,39 +371,43 @@ impl<E: Engine> Client<E> {
         &self.h.engine
     }
 
-    /// Hands the final answer to the caller, with the call's records.
-    fn deliver(
+    /// Hands a whole answer to the caller, with the call's records.
+    fn deliver_full(
         &self,
-        mut started: Box<Started>,
-        answer: Answer,
+        call: &mut Call,
+        mut response: http::Response<Bytes>,
+        progress: Progress,
+    ) -> Finished {
+        response.extensions_mut().insert(CallReport {
+            attempts: call.finish(&self.h.shared),
+        });
+        keep_spare_progress(progress);
+        Finished::Full(response)
+    }
+
+    /// Hands a response head to the caller, with the call's records so far;
+    /// the body stays part of the call.
+    fn deliver_streaming(
+        &self,
+        call: Call,
+        response: http::Response<ResponseBody>,
         progress: Progress,
         now: std::time::Instant,
         span: tracing::Span,
     ) -> Finished {
         let shared = &self.h.shared;
-        match answer {
-            Answer::Full(mut r) => {
-                r.extensions_mut().insert(CallReport {
-                    attempts: started.call.finish(shared),
-                });
-                keep_spare_progress(progress);
-                Finished::Full(r)
-            }
-            Answer::Streaming(r) => {
-                let (attempts, delivered) = Delivered::hand_over(started.call, shared, now);
-                let (mut parts, body) = r.into_parts();
-                parts.extensions.insert(CallReport { attempts });
-                let trail = Trail {
-                    delivered,
-                    progress,
-                    shared: shared.clone(),
-                    clock: self.h.clock.clone(),
-                    span,
-                };
-                let body = StreamingBody::new(body, trail, now);
-                Finished::Streaming(http::Response::from_parts(parts, body))
-            }
-        }
+        let (attempts, delivered) = Delivered::hand_over(call, shared, now);
+        let (mut parts, body) = response.into_parts();
+        parts.extensions.insert(CallReport { attempts });
+        let trail = Trail {
+            delivered,
+            progress,
+            shared: shared.clone(),
+            clock: self.h.clock.clone(),
+            span,
+        };
+        let body = StreamingBody::new(body, trail, now);
+        Finished::Streaming(http::Response::from_parts(parts, body))
     }
 
     async fn run<M: Mode>(
@@ -430,11 +434,11 @@ impl<E: Engine> Client<E> {
                 now,
             )?;
             take_extensions(&mut parts);
-            let started = Box::new(Started {
+            let started = Started {
                 parts,
                 call,
                 body: BodySource::new(body),
-            });
+            };
             self.attempts::<M>(started, now, span.clone())
                 .instrument(span)
         };
@@ -444,15 +448,13 @@ impl<E: Engine> Client<E> {
     /// The attempts of a started call, until it ends.
     async fn attempts<M: Mode>(
         &self,
-        mut started: Box<Started>,
+        mut started: Started,
         mut now: std::time::Instant,
         call_span: tracing::Span,
     ) -> Result<M::Output, Error> {
         let streaming = M::STREAMING;
         let shared = &*self.h.shared;
-        // Kept boxed: the call's head and state are hundreds of bytes, and
-        // the future that holds them is moved a few times per call.
-        let Started { parts, call, body } = &mut *started;
+        let Started { parts, call, body } = &mut started;
         let mut progress = spare_progress();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
@@ -551,8 +553,16 @@ impl<E: Engine> Client<E> {
                             }
                             None => {
                                 drop(entered);
-                                let finished =
-                                    self.deliver(started, answer, progress, now, call_span);
+                                let finished = match answer {
+                                    Answer::Full(r) => self.deliver_full(call, r, progress),
+                                    Answer::Streaming(r) => self.deliver_streaming(
+                                        started.call,
+                                        r,
+                                        progress,
+                                        now,
+                                        call_span,
+                                    ),
+                                };
                                 return Ok(M::output(finished));
                             }
                         }
