@@ -398,9 +398,14 @@ impl Call {
 
     /// `record` with the attempt's timing and the facts of its progress.
     fn measured(&self, record: AttemptRecord, ended: Ended<'_>) -> AttemptRecord {
+        // A first attempt admitted at once starts when the call does.
+        let started = match self.attempt_started == self.started {
+            true => Duration::ZERO,
+            false => self.attempt_started.saturating_duration_since(self.started),
+        };
         record
             .with_timing(
-                self.attempt_started.saturating_duration_since(self.started),
+                started,
                 ended.now.saturating_duration_since(self.attempt_started),
             )
             .with_facts(EvidenceFacts::from_progress(ended.progress))
@@ -464,10 +469,30 @@ fn host_and_port(authority: &str) -> (&str, Option<u16>) {
     // Like `Uri::port_u16`: the digits after the last colon, if they are
     // a port number.
     let port = match bytes.iter().rposition(|&b| b == b':') {
-        Some(colon) => authority[colon + 1..].parse::<u16>().ok(),
+        Some(colon) => parse_port(&bytes[colon + 1..]),
         None => None,
     };
     (host, port)
+}
+
+/// `str::parse::<u16>` for a port's bytes (an optional `+`, then decimal
+/// digits, leading zeros allowed), without its generic machinery.
+fn parse_port(text: &[u8]) -> Option<u16> {
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut port: u32 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        port = port * 10 + u32::from(b - b'0');
+        if port > u32::from(u16::MAX) {
+            return None;
+        }
+    }
+    u16::try_from(port).ok()
 }
 
 thread_local! {
@@ -684,6 +709,13 @@ mod tests {
                     (parsed.host().unwrap_or(""), parsed.port_u16())
                 );
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn parse_port_agrees_with_str_parse(text in "[+-]?[0-9a]{0,8}") {
+            prop_assert_eq!(super::parse_port(text.as_bytes()), text.parse::<u16>().ok());
         }
     }
 
