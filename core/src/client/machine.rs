@@ -550,6 +550,15 @@ pub(crate) fn attempt_request<B>(
     debug_assert!(parts.extensions.is_empty());
     let head = match key {
         None => parts.clone(),
+        // No headers of the caller's (cloning them is free): room for the
+        // key and the few headers an engine adds, in one allocation of each
+        // table.
+        Some(key) if parts.headers.is_empty() => {
+            let mut head = parts.clone();
+            head.headers.reserve(1 + ENGINE_HEADERS);
+            head.headers.insert(key_header(), key.value());
+            head
+        }
         Some(key) => {
             // Sized from the start for the key and the few headers an engine
             // adds (host, content-length, ...): one allocation of each
