@@ -175,7 +175,8 @@ impl<E: BlockingEngine> Client<E> {
             body.replay(),
             self.h.clock.now(),
         )?;
-        take_extensions(&mut parts);
+        // Kept until the call ends, as they always were.
+        let _extensions = take_extensions(&mut parts);
         let mut body = match body {
             Body::Empty => BodySource::Empty,
             Body::Full(b) => BodySource::Full(b),

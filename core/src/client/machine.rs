@@ -583,8 +583,10 @@ pub(crate) fn attempt_request<B>(
 
 /// Takes the caller's request extensions out of its head: the engine never
 /// sees them, and a head without them is cloned for each attempt at no cost.
-pub(crate) fn take_extensions(parts: &mut http::request::Parts) {
-    drop(std::mem::take(&mut parts.extensions));
+/// The caller keeps them for the call (they are dropped when it ends, as
+/// before).
+pub(crate) fn take_extensions(parts: &mut http::request::Parts) -> http::Extensions {
+    std::mem::take(&mut parts.extensions)
 }
 
 /// A call whose response head was handed to the caller (streaming mode).

@@ -196,6 +196,9 @@ struct Started {
     parts: http::request::Parts,
     call: Call,
     body: BodySource,
+    /// The caller's request extensions, out of the head the attempts
+    /// clone; dropped when the call ends, as they always were.
+    _extensions: http::Extensions,
 }
 
 /// What an attempt hands back when it got an answer.
@@ -433,11 +436,12 @@ impl<E: Engine> Client<E> {
                 body.replay(),
                 now,
             )?;
-            take_extensions(&mut parts);
+            let extensions = take_extensions(&mut parts);
             let started = Started {
                 parts,
                 call,
                 body: BodySource::new(body),
+                _extensions: extensions,
             };
             self.attempts::<M>(started, now, span.clone())
                 .instrument(span)
@@ -454,7 +458,9 @@ impl<E: Engine> Client<E> {
     ) -> Result<M::Output, Error> {
         let streaming = M::STREAMING;
         let shared = &*self.h.shared;
-        let Started { parts, call, body } = &mut started;
+        let Started {
+            parts, call, body, ..
+        } = &mut started;
         let mut progress = spare_progress();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
