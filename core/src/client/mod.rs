@@ -505,7 +505,7 @@ impl<E: Engine> Client<E> {
                 );
                 let attempt = run_attempt(
                     &*self.h.engine,
-                    attempt_request(parts, call.key.as_ref(), body.for_attempt()),
+                    (parts, call.key.as_ref(), body.for_attempt()),
                     &context,
                     streaming,
                     call.max_response_bytes,
@@ -653,11 +653,18 @@ fn bounded<'a, F: Future>(
 /// One attempt: the engine call, then (in full mode) the whole body.
 async fn run_attempt<E: Engine + ?Sized>(
     engine: &E,
-    request: http::Request<AttemptBody>,
+    (parts, key, body): (
+        &mut http::request::Parts,
+        Option<&machine::Key>,
+        AttemptBody,
+    ),
     context: &AttemptContext,
     streaming: bool,
     max_bytes: usize,
 ) -> Result<Answer, EngineFailure> {
+    // Made here, where it is handed over at once: the request is not kept
+    // in this future's state.
+    let request = attempt_request(parts, key, body);
     let response = engine.send(request, context).await?;
     context.progress().head_received();
     if streaming {
