@@ -49,6 +49,7 @@
 
 pub mod clients;
 pub mod fleet;
+pub mod instructions;
 pub mod measure;
 pub mod outage;
 pub mod reload;

@@ -19,7 +19,7 @@ of the default, which queues calls above it (the bare engines have no limit).";
 
 fn main() -> ExitCode {
     match parse(std::env::args().skip(1)) {
-        Ok((plan, outage)) => match run(&plan, outage) {
+        Ok((plan, outage, counts)) => match run(&plan, outage, counts) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("evident-bench: {e}");
@@ -33,16 +33,20 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(args: impl Iterator<Item = String>) -> Result<(Plan, Option<OutagePlan>), String> {
+fn parse(args: impl Iterator<Item = String>) -> Result<(Plan, Option<OutagePlan>, bool), String> {
     let mut plan = Plan::full();
     let mut outage = Some(OutagePlan::default());
     let mut benchmark = true;
+    // The instruction counts (cachegrind): not in a smoke run, which must
+    // stay quick.
+    let mut counts = true;
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
             "--smoke" => {
                 plan = Plan::smoke();
+                counts = false;
                 outage = Some(OutagePlan {
                     calls: 40,
                     in_flight: 4,
@@ -99,7 +103,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<(Plan, Option<OutagePlan>
     if plan.rounds == 0 || plan.calls == 0 || plan.in_flight.contains(&0) {
         return Err("--rounds, --calls and --in-flight must be at least 1".into());
     }
-    Ok((plan, outage))
+    Ok((plan, outage, counts))
 }
 
 fn number(s: &str) -> Result<usize, String> {
@@ -108,7 +112,11 @@ fn number(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("{s:?} is not a number"))
 }
 
-fn run(plan: &Plan, outage: Option<OutagePlan>) -> Result<(), Box<dyn std::error::Error>> {
+fn run(
+    plan: &Plan,
+    outage: Option<OutagePlan>,
+    counts: bool,
+) -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "## evident-bench: {} calls per client per round, {} paired rounds, {} warm-up calls\n",
         plan.calls, plan.rounds, plan.warmup
@@ -124,6 +132,11 @@ fn run(plan: &Plan, outage: Option<OutagePlan>) -> Result<(), Box<dyn std::error
         let cases = evident_bench::run::run(plan, |what| eprintln!("running {what}"))?;
         println!("{}", evident_bench::report::cases(&cases));
         println!("{}", evident_bench::report::targets(&cases));
+        // Beside the ratios, the client layer's cost counted in
+        // instructions, which the machine's load does not blur.
+        if counts {
+            println!("{}", instruction_counts());
+        }
     }
     if let Some(outage) = outage {
         let results = evident_bench::outage::run(outage, &ClientBuilder::new, |what| {
@@ -141,4 +154,21 @@ fn run(plan: &Plan, outage: Option<OutagePlan>) -> Result<(), Box<dyn std::error
         );
     }
     Ok(())
+}
+
+/// The `instructions` command's table, or why it is missing.
+fn instruction_counts() -> String {
+    use evident_bench::instructions::{self, DEFAULT_CALLS};
+    if !instructions::valgrind_installed() {
+        return "### Instructions per call\n\nskipped: valgrind is not installed \
+                (`cargo run -p evident-bench --release --bin instructions` needs it)\n"
+            .to_owned();
+    }
+    eprintln!("running the instruction counts (cachegrind)");
+    match instructions::build_client_cost()
+        .and_then(|example| instructions::measure(&example, DEFAULT_CALLS, |_| {}))
+    {
+        Ok(figures) => instructions::report(&figures, DEFAULT_CALLS),
+        Err(e) => format!("### Instructions per call\n\nfailed: {e}\n"),
+    }
 }

@@ -456,6 +456,11 @@ impl fmt::Display for SharedStateEvent {
 /// the current (attempt) span, so span-based exporters see them as
 /// attributes.
 pub(crate) fn trace_attempt(call: &CallInfo, record: &AttemptRecord) {
+    // No subscriber anywhere (global or scoped): nothing below would be
+    // seen, and finding the current span is most of its cost.
+    if !tracing::dispatcher::has_been_set() {
+        return;
+    }
     let span = tracing::Span::current();
     span.record("evident.call_id", call.call_id);
     if let Some(status) = record.status {
@@ -492,14 +497,15 @@ pub(crate) fn trace_attempt(call: &CallInfo, record: &AttemptRecord) {
     );
 }
 
-/// The per-call span, with the OpenTelemetry HTTP client attributes.
-pub(crate) fn call_span(call: &CallInfo) -> tracing::Span {
+/// The per-call span, with the OpenTelemetry HTTP client attributes; `host`
+/// is the call's (`call.host` is filled only for an observer).
+pub(crate) fn call_span(call: &CallInfo, host: &str) -> tracing::Span {
     tracing::info_span!(
         target: "evident",
         "evident.call",
         evident.call_id = call.call_id,
         http.request.method = call.method.as_str(),
-        server.address = call.host.as_str(),
+        server.address = host,
         server.port = call.port,
         url.scheme = call.scheme,
         evident.engine = call.engine,

@@ -792,6 +792,95 @@ mod tests {
         assert_eq!(*order.lock().unwrap(), [0, 1, 2]);
     }
 
+    #[test]
+    fn many_blocking_waiters_are_served_in_arrival_order() {
+        // Each release hands its slot to the longest waiter, whose own
+        // release then hands it to the next: the order is the queue's.
+        let b = bulkhead(1, Duration::from_secs(3600));
+        let held = b.try_acquire().unwrap();
+        let order = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            for i in 0..16u32 {
+                let (b, order) = (&b, &order);
+                s.spawn(move || {
+                    let permit = b.acquire_blocking().unwrap();
+                    order.lock().unwrap().push(i);
+                    drop(permit);
+                });
+                wait_until_waiting(b, i + 1);
+            }
+            drop(held);
+        });
+        assert_eq!(order.into_inner().unwrap(), (0..16).collect::<Vec<_>>());
+        let m = b.metrics();
+        assert_eq!(
+            (m.in_use, m.waiting, m.acquired, m.released),
+            (0, 0, 17, 17)
+        );
+    }
+
+    #[test]
+    fn a_blocking_waiter_handed_a_slot_as_it_is_interrupted_keeps_the_slot() {
+        let b = bulkhead(1, Duration::from_secs(3600));
+        let held = b.try_acquire().unwrap();
+        let interrupt = Interrupt::new();
+        std::thread::scope(|s| {
+            let waiter = s.spawn(|| b.acquire_blocking_interruptible(Duration::MAX, &interrupt));
+            wait_until_waiting(&b, 1);
+            // The slot is handed over before the raise: whichever the
+            // waiter sees first, it leaves with the slot.
+            drop(held);
+            interrupt.raise();
+            let permit = waiter.join().unwrap().expect("the slot was its own");
+            assert_eq!(b.metrics().in_use, 1);
+            drop(permit);
+        });
+        let m = b.metrics();
+        assert_eq!((m.in_use, m.waiting, m.acquired, m.released), (0, 0, 2, 2));
+    }
+
+    #[test]
+    fn blocking_waiters_that_time_out_never_leak_a_slot() {
+        // Waits so short that many end while a release hands them a slot:
+        // each such slot is either taken or passed on, never lost.
+        let b = bulkhead(2, Duration::from_micros(200));
+        let (granted, rejected) = (
+            std::sync::atomic::AtomicU64::new(0),
+            std::sync::atomic::AtomicU64::new(0),
+        );
+        std::thread::scope(|s| {
+            for _ in 0..8 {
+                s.spawn(|| {
+                    for _ in 0..300 {
+                        match b.acquire_blocking() {
+                            Ok(permit) => {
+                                granted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                                std::thread::yield_now();
+                                drop(permit);
+                            }
+                            Err(LocalRejection::BulkheadFull { .. }) => {
+                                rejected.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            }
+                            Err(other) => panic!("{other:?}"),
+                        }
+                    }
+                });
+            }
+        });
+        let m = b.metrics();
+        assert_eq!(
+            (m.in_use, m.waiting),
+            (0, 0),
+            "no slot kept, no waiter left"
+        );
+        assert_eq!(m.acquired, granted.into_inner());
+        assert_eq!(m.released, m.acquired);
+        assert_eq!(m.rejected, rejected.into_inner());
+        assert_eq!(m.acquired + m.rejected, 8 * 300);
+        // Every slot is free again: both can be taken at once.
+        let _both = (b.try_acquire().unwrap(), b.try_acquire().unwrap());
+    }
+
     #[tokio::test(start_paused = true)]
     async fn the_default_bulkhead_queues_a_burst_above_its_cap_instead_of_rejecting() {
         let b = Bulkhead::new(

@@ -58,12 +58,62 @@ impl fmt::Display for Scheme {
 /// assert_eq!(origin.to_string(), "https://api.example.com:443");
 /// assert_eq!(Origin::new(Scheme::Http, "::1", 8080).to_string(), "http://[::1]:8080");
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+// Equality and order are the fields' (`hash` is last, and a function of
+// the others, so it never decides).
+#[derive(Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Origin {
     scheme: Scheme,
     host: Arc<str>,
     port: u16,
+    /// The origin's hash, computed once: the pipeline looks an origin up
+    /// on every attempt, and hashing the host each time was a measurable
+    /// part of an attempt's cost. Keyed per process, as `HashMap`'s own.
+    hash: u64,
 }
+
+impl std::hash::Hash for Origin {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
+impl fmt::Debug for Origin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Origin")
+            .field("scheme", &self.scheme)
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .finish()
+    }
+}
+
+/// The key of every origin's hash in this process.
+static HASH_KEY: std::sync::OnceLock<std::hash::RandomState> = std::sync::OnceLock::new();
+
+/// A hasher for maps keyed by [`Origin`] alone: an origin hashes itself
+/// (once, keyed), so the map only takes the number.
+#[derive(Default)]
+pub(crate) struct OriginHasher(u64);
+
+impl std::hash::Hasher for OriginHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        // Not reached for an `Origin`; any other key still hashes (FNV-1a).
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// What a map keyed by [`Origin`] hashes with.
+pub(crate) type BuildOriginHasher = std::hash::BuildHasherDefault<OriginHasher>;
 
 impl Origin {
     /// An origin for `scheme://host:port`. A host written in brackets
@@ -79,7 +129,16 @@ impl Origin {
         } else {
             host.into()
         };
-        Self { scheme, host, port }
+        use std::hash::BuildHasher as _;
+        let hash = HASH_KEY
+            .get_or_init(std::hash::RandomState::new)
+            .hash_one((scheme, &*host, port));
+        Self {
+            scheme,
+            host,
+            port,
+            hash,
+        }
     }
 
     /// The scheme.
@@ -111,6 +170,28 @@ impl fmt::Display for Origin {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_origins_hash_equal_and_debug_shows_no_hash() {
+        use std::hash::BuildHasher;
+        let hasher = std::hash::RandomState::new();
+        let (a, b) = (
+            Origin::new(Scheme::Https, "Example.COM", 443),
+            Origin::new(Scheme::Https, "example.com", 443),
+        );
+        assert_eq!(hasher.hash_one(&a), hasher.hash_one(&b));
+        assert_ne!(
+            hasher.hash_one(&a),
+            hasher.hash_one(Origin::new(Scheme::Https, "example.com", 444))
+        );
+        assert_eq!(
+            format!("{a:?}"),
+            r#"Origin { scheme: Https, host: "example.com", port: 443 }"#
+        );
+        let mut map: std::collections::HashMap<Origin, u8, BuildOriginHasher> = Default::default();
+        map.insert(a, 1);
+        assert_eq!(map.get(&b), Some(&1));
+    }
 
     #[test]
     fn origins_differing_only_in_host_case_are_equal() {

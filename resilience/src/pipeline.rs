@@ -237,7 +237,7 @@ impl Entry {
 
 /// The registry behind the lock.
 struct Registry {
-    origins: HashMap<Origin, Entry>,
+    origins: HashMap<Origin, Entry, crate::origin::BuildOriginHasher>,
     /// When idle entries were last swept (nanoseconds since `base`).
     last_sweep: u64,
 }
@@ -333,7 +333,7 @@ impl Pipeline {
             hook: None,
             idle_ttl,
             registry: RwLock::new(Registry {
-                origins: HashMap::new(),
+                origins: HashMap::default(),
                 last_sweep: 0,
             }),
         }

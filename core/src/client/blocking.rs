@@ -4,20 +4,22 @@
 use std::io::Read;
 use std::sync::Arc;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 
 use super::config::{CallOptions, ClientBuilder, Handles};
-use super::machine::{Call, Delivered, Ended, attempt_head, build_request};
+use super::machine::{Call, Delivered, Ended, attempt_request, take_extensions};
 use super::streaming::Trail;
-use super::{BlockingStreamingBody, CallReport, Error};
+use super::{
+    BlockingStreamingBody, CallReport, Collected, Error, keep_spare_progress, spare_progress,
+};
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
 use crate::engine::{
     AttemptContext, BlockingAttemptBody, BlockingEngine, BlockingResponseBody, EngineFailure,
 };
-use crate::observe::{attempt_span, call_span};
+use crate::observe::attempt_span;
 use crate::progress::Progress;
 
 /// The request body of the blocking client.
@@ -99,7 +101,7 @@ impl ClientBuilder {
     /// instead of sleeping, so tests are exact).
     pub fn build_blocking<E: BlockingEngine>(self, engine: E) -> Result<Client<E>, ConfigError> {
         Ok(Client {
-            h: Handles::new(self, engine, Arc::new(SystemClock))?,
+            h: Handles::new(self, engine, Arc::new(SystemClock), false)?,
         })
     }
 }
@@ -164,8 +166,8 @@ impl<E: BlockingEngine> Client<E> {
             return Err(Error::draining());
         }
         let shared = &*self.h.shared;
-        let (parts, body) = request.into_parts();
-        let mut call = Call::start(
+        let (mut parts, body) = request.into_parts();
+        let (mut call, call_span) = Call::start(
             shared,
             self.h.engine.name(),
             &parts,
@@ -173,13 +175,15 @@ impl<E: BlockingEngine> Client<E> {
             body.replay(),
             self.h.clock.now(),
         )?;
+        // Kept until the call ends, as they always were.
+        let _extensions = take_extensions(&mut parts);
         let mut body = match body {
             Body::Empty => BodySource::Empty,
             Body::Full(b) => BodySource::Full(b),
             Body::Reader(r) => BodySource::Reader(Some(r)),
         };
-        let call_span = call_span(&call.info).entered();
-        let mut progress = Progress::new();
+        let call_span = call_span.entered();
+        let mut progress = spare_progress();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
         let mut fresh_connection = false;
@@ -191,7 +195,7 @@ impl<E: BlockingEngine> Client<E> {
             if self.is_draining() {
                 return Err(call.drained(shared, self.h.clock.now()));
             }
-            let bound = call.admission_bound(shared, self.h.clock.now());
+            let bound = call.admission_bound_with(shared, || self.h.clock.now());
             let interrupt = self.h.drain_interrupt();
             let admission =
                 self.h
@@ -215,8 +219,7 @@ impl<E: BlockingEngine> Client<E> {
                 plan.resend_count,
                 fresh_connection,
             );
-            let request =
-                build_request(attempt_head(&parts, call.key.as_ref()), body.for_attempt());
+            let request = attempt_request(&mut parts, call.key.as_ref(), body.for_attempt());
             // The attempt span covers the attempt and its record.
             let attempt_span = attempt_span(plan.resend_count).entered();
             let result = run_attempt(
@@ -249,7 +252,12 @@ impl<E: BlockingEngine> Client<E> {
                         }
                         None => {
                             drop(attempt_span);
-                            return Ok(self.deliver(call, answer, progress, now, &call_span));
+                            return Ok(match answer {
+                                Answer::Full(r) => self.deliver_full(&mut call, r, progress),
+                                Answer::Streaming(r) => {
+                                    self.deliver_streaming(call, r, progress, now, &call_span)
+                                }
+                            });
                         }
                     }
                 }
@@ -266,38 +274,43 @@ impl<E: BlockingEngine> Client<E> {
         }
     }
 
-    /// Hands the final answer to the caller, with the call's records.
-    fn deliver(
+    /// Hands a whole answer to the caller, with the call's records.
+    fn deliver_full(
         &self,
-        mut call: Call,
-        answer: Answer,
+        call: &mut Call,
+        mut response: http::Response<Bytes>,
+        progress: Progress,
+    ) -> Finished {
+        response.extensions_mut().insert(CallReport {
+            attempts: call.finish(&self.h.shared),
+        });
+        keep_spare_progress(progress);
+        Finished::Full(response)
+    }
+
+    /// Hands a response head to the caller, with the call's records so far;
+    /// the body stays part of the call.
+    fn deliver_streaming(
+        &self,
+        call: Call,
+        response: http::Response<Box<dyn BlockingResponseBody>>,
         progress: Progress,
         now: std::time::Instant,
         span: &tracing::Span,
     ) -> Finished {
         let shared = &self.h.shared;
-        match answer {
-            Answer::Full(mut r) => {
-                r.extensions_mut().insert(CallReport {
-                    attempts: call.finish(shared),
-                });
-                Finished::Full(r)
-            }
-            Answer::Streaming(r) => {
-                let (attempts, delivered) = Delivered::hand_over(call, shared, now);
-                let (mut parts, body) = r.into_parts();
-                parts.extensions.insert(CallReport { attempts });
-                let trail = Trail {
-                    delivered,
-                    progress,
-                    shared: shared.clone(),
-                    clock: self.h.clock.clone(),
-                    span: span.clone(),
-                };
-                let body = BlockingStreamingBody::new(body, trail);
-                Finished::Streaming(http::Response::from_parts(parts, body))
-            }
-        }
+        let (attempts, delivered) = Delivered::hand_over(call, shared, now);
+        let (mut parts, body) = response.into_parts();
+        parts.extensions.insert(CallReport { attempts });
+        let trail = Trail {
+            delivered,
+            progress,
+            shared: shared.clone(),
+            clock: self.h.clock.clone(),
+            span: span.clone(),
+        };
+        let body = BlockingStreamingBody::new(body, trail);
+        Finished::Streaming(http::Response::from_parts(parts, body))
     }
 
     /// Stops new retries, as [`crate::client::Client::drain`]: a call
@@ -366,7 +379,8 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
         return Ok(Answer::Streaming(response));
     }
     let (parts, mut body) = response.into_parts();
-    let mut collected = BytesMut::new();
+    // A body in one chunk is kept as it came, as the async client does.
+    let mut collected = Collected::default();
     while let Some(chunk) = body.next_chunk()? {
         if collected.len() + chunk.len() > max_bytes {
             let seen = collected.len() + chunk.len();
@@ -375,10 +389,10 @@ fn run_attempt<E: BlockingEngine + ?Sized>(
                 super::ResponseTooLarge::new(max_bytes, seen),
             ));
         }
-        collected.extend_from_slice(&chunk);
+        collected.push(chunk);
     }
     Ok(Answer::Full(http::Response::from_parts(
         parts,
-        collected.freeze(),
+        collected.into_bytes(),
     )))
 }

@@ -325,6 +325,10 @@ pub(crate) struct Handles<E> {
     pub(crate) shared: Arc<Shared>,
     pub(crate) pipeline: Arc<Pipeline>,
     pub(crate) clock: Arc<dyn Clock>,
+    /// Whether `clock` is the default tokio clock, so its instants are
+    /// tokio's timer's (the async client then sets an attempt's timer to
+    /// the attempt's planned deadline without reading the clock again).
+    pub(crate) tokio_clock: bool,
     drain: Arc<Drain>,
 }
 
@@ -344,6 +348,7 @@ impl<E> Clone for Handles<E> {
             shared: self.shared.clone(),
             pipeline: self.pipeline.clone(),
             clock: self.clock.clone(),
+            tokio_clock: self.tokio_clock,
             drain: self.drain.clone(),
         }
     }
@@ -351,13 +356,16 @@ impl<E> Clone for Handles<E> {
 
 impl<E> Handles<E> {
     /// Validates `builder` and assembles a client's handles; `default_clock`
-    /// is used unless the builder was given one.
+    /// is used unless the builder was given one (`tokio_default`: it is
+    /// [`TokioClock`](evident_resilience::TokioClock)).
     pub(crate) fn new(
         builder: ClientBuilder,
         engine: E,
         default_clock: Arc<dyn Clock>,
+        tokio_default: bool,
     ) -> Result<Self, ConfigError> {
         let shared = builder.into_shared()?;
+        let tokio_clock = shared.clock.is_none() && tokio_default;
         let clock = shared.clock.clone().unwrap_or(default_clock);
         Ok(Handles {
             engine: Arc::new(engine),
@@ -367,6 +375,7 @@ impl<E> Handles<E> {
             },
             shared: Arc::new(shared),
             clock,
+            tokio_clock,
             drain: Arc::new(Drain {
                 flag: AtomicBool::new(false),
                 watch: tokio::sync::watch::Sender::new(false),

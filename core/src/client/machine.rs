@@ -25,7 +25,7 @@ use crate::decide::{
 use crate::engine::EngineFailure;
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
 use crate::observe::{
-    AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, next_call_id, trace_attempt,
+    AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, call_span, next_call_id, trace_attempt,
 };
 use crate::progress::ProgressSnapshot;
 
@@ -55,7 +55,7 @@ pub(crate) struct Call {
     pub(crate) info: CallInfo,
     pub(crate) origin: Origin,
     idempotency: Idempotency,
-    pub(crate) key: Option<HeaderValue>,
+    pub(crate) key: Option<Key>,
     body: BodyReplay,
     deadline: Option<Instant>,
     attempts_made: u32,
@@ -73,14 +73,41 @@ pub(crate) struct Call {
     last_failure: Option<TransportFailure>,
 }
 
+/// The header name of the idempotency key, made once (cloning it copies
+/// nothing).
+static KEY_HEADER: HeaderName = HeaderName::from_static(IDEMPOTENCY_KEY_HEADER);
+
 /// The header name of the idempotency key.
 pub(crate) fn key_header() -> HeaderName {
-    HeaderName::from_static(IDEMPOTENCY_KEY_HEADER)
+    KEY_HEADER.clone()
+}
+
+/// A call's idempotency key.
+pub(crate) enum Key {
+    /// The caller's.
+    Given(HeaderValue),
+    /// Generated for the call: a UUID in its hyphenated lower-case form.
+    /// Each attempt's header value is made from it: one allocation per
+    /// attempt, where a value shared by every attempt costs two for the
+    /// first (its bytes, then their sharing on the first clone).
+    Generated([u8; uuid::fmt::Hyphenated::LENGTH]),
+}
+
+impl Key {
+    /// The header value an attempt carries.
+    fn value(&self) -> HeaderValue {
+        match self {
+            Key::Given(value) => value.clone(),
+            Key::Generated(text) => {
+                HeaderValue::from_bytes(text).expect("a UUID is a valid header value")
+            }
+        }
+    }
 }
 
 impl Call {
-    /// Validates the request target and starts a call. Nothing is sent if
-    /// this fails.
+    /// Validates the request target and starts a call and its span. Nothing
+    /// is sent if this fails.
     pub(crate) fn start(
         shared: &Shared,
         engine: &'static str,
@@ -88,7 +115,7 @@ impl Call {
         options: &CallOptions,
         body: BodyReplay,
         now: Instant,
-    ) -> Result<Call, Error> {
+    ) -> Result<(Call, tracing::Span), Error> {
         let (method, uri) = (&parts.method, &parts.uri);
         let (deadline, declared) = (options.deadline, &options.declared);
         let scheme = match uri.scheme_str() {
@@ -116,12 +143,11 @@ impl Call {
         let (idempotency, key) = match declared {
             Declared::Nothing => (Idempotency::None, None),
             Declared::Idempotent => (Idempotency::Declared, None),
-            Declared::Key(k) => (Idempotency::KeyNotSent, Some(k.clone())),
+            Declared::Key(k) => (Idempotency::KeyNotSent, Some(Key::Given(k.clone()))),
             Declared::GeneratedKey => {
-                let mut buffer = uuid::Uuid::encode_buffer();
-                let key = uuid::Uuid::new_v4().hyphenated().encode_lower(&mut buffer);
-                let key = HeaderValue::from_str(key).expect("a UUID is a valid header value");
-                (Idempotency::KeyNotSent, Some(key))
+                let mut text = [0; uuid::fmt::Hyphenated::LENGTH];
+                uuid::Uuid::new_v4().hyphenated().encode_lower(&mut text);
+                (Idempotency::KeyNotSent, Some(Key::Generated(text)))
             }
         };
         let deadline = match deadline.or(shared.default_deadline) {
@@ -165,16 +191,23 @@ impl Call {
             budget.deposit(now);
         }
         let host = host.trim_start_matches('[').trim_end_matches(']');
-        Ok(Call {
-            info: CallInfo {
-                call_id: next_call_id(),
-                method: method.clone(),
-                scheme: scheme.as_str(),
-                host: host.to_owned(),
-                port,
-                engine,
+        let info = CallInfo {
+            call_id: next_call_id(),
+            method: method.clone(),
+            scheme: scheme.as_str(),
+            // Only an observer reads the host from here (the call span takes
+            // it below): without one, a call copies no string.
+            host: match shared.observer {
+                Some(_) => host.to_owned(),
+                None => String::new(),
             },
-            origin: Origin::new(scheme, host, port),
+            port,
+            engine,
+        };
+        let span = call_span(&info, host);
+        let call = Call {
+            info,
+            origin: origin_of(scheme, host, port),
             idempotency,
             key,
             body,
@@ -188,7 +221,8 @@ impl Call {
             max_response_bytes,
             started: now,
             attempt_started: now,
-        })
+        };
+        Ok((call, span))
     }
 
     /// How long the pipeline may keep the next attempt waiting for
@@ -197,9 +231,19 @@ impl Call {
     /// still has time to run. Unbounded without a deadline (the pipeline's
     /// own configured waits still apply).
     pub(crate) fn admission_bound(&self, shared: &Shared, now: Instant) -> Duration {
+        self.admission_bound_with(shared, || now)
+    }
+
+    /// [`Self::admission_bound`], reading the time only if the call has a
+    /// deadline.
+    pub(crate) fn admission_bound_with(
+        &self,
+        shared: &Shared,
+        now: impl FnOnce() -> Instant,
+    ) -> Duration {
         match self.deadline {
             Some(deadline) => deadline
-                .saturating_duration_since(now)
+                .saturating_duration_since(now())
                 .saturating_sub(self.policy(shared).min_attempt_time()),
             None => Duration::MAX,
         }
@@ -354,9 +398,14 @@ impl Call {
 
     /// `record` with the attempt's timing and the facts of its progress.
     fn measured(&self, record: AttemptRecord, ended: Ended<'_>) -> AttemptRecord {
+        // A first attempt admitted at once starts when the call does.
+        let started = match self.attempt_started == self.started {
+            true => Duration::ZERO,
+            false => self.attempt_started.saturating_duration_since(self.started),
+        };
         record
             .with_timing(
-                self.attempt_started.saturating_duration_since(self.started),
+                started,
                 ended.now.saturating_duration_since(self.attempt_started),
             )
             .with_facts(EvidenceFacts::from_progress(ended.progress))
@@ -420,10 +469,62 @@ fn host_and_port(authority: &str) -> (&str, Option<u16>) {
     // Like `Uri::port_u16`: the digits after the last colon, if they are
     // a port number.
     let port = match bytes.iter().rposition(|&b| b == b':') {
-        Some(colon) => authority[colon + 1..].parse::<u16>().ok(),
+        Some(colon) => parse_port(&bytes[colon + 1..]),
         None => None,
     };
     (host, port)
+}
+
+/// `str::parse::<u16>` for a port's bytes (an optional `+`, then decimal
+/// digits, leading zeros allowed), without its generic machinery.
+fn parse_port(text: &[u8]) -> Option<u16> {
+    let digits = text.strip_prefix(b"+").unwrap_or(text);
+    if digits.is_empty() {
+        return None;
+    }
+    let mut port: u32 = 0;
+    for &b in digits {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        port = port * 10 + u32::from(b - b'0');
+        if port > u32::from(u16::MAX) {
+            return None;
+        }
+    }
+    u16::try_from(port).ok()
+}
+
+thread_local! {
+    /// The origin of this thread's last call. Calls mostly go to the origin
+    /// the last one went to: reusing it spares each call an allocation and
+    /// a pass over the host.
+    static LAST_ORIGIN: std::cell::RefCell<Option<Origin>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The origin of `scheme://host:port` (`host` without brackets), as
+/// `Origin::new` makes it: the thread's last one when it is the same.
+fn origin_of(scheme: Scheme, host: &str, port: u16) -> Origin {
+    let cached = LAST_ORIGIN.try_with(|last| {
+        let mut last = last.try_borrow_mut().ok()?;
+        // `Origin::new` lower-cases the host: an equal host, ignoring ASCII
+        // case, makes an equal origin.
+        if let Some(origin) = &*last
+            && origin.port() == port
+            && origin.scheme() == scheme
+            && (origin.host() == host || origin.host().eq_ignore_ascii_case(host))
+        {
+            return Some(origin.clone());
+        }
+        let origin = Origin::new(scheme, host, port);
+        *last = Some(origin.clone());
+        Some(origin)
+    });
+    match cached {
+        Ok(Some(origin)) => origin,
+        _ => Origin::new(scheme, host, port),
+    }
 }
 
 /// The delay of a retry decision; `None` for a stop.
@@ -437,46 +538,55 @@ fn delay_of(decision: Decision) -> Option<Duration> {
 /// Room left in an attempt's header map for the headers an engine adds.
 const ENGINE_HEADERS: usize = 4;
 
-/// The attempt's request head: the caller's, plus the idempotency key.
-pub(crate) fn attempt_head(
-    parts: &http::request::Parts,
-    key: Option<&HeaderValue>,
-) -> (http::Method, http::Uri, http::Version, http::HeaderMap) {
-    let headers = match key {
-        None => parts.headers.clone(),
-        // Sized from the start for the key and the few headers an engine
-        // adds (host, content-length, ...): one allocation of each table,
-        // where a clone and then inserts would grow them.
+/// The attempt's request: the caller's head (its extensions are not handed
+/// to the engine), plus the idempotency key, with `body`.
+pub(crate) fn attempt_request<B>(
+    parts: &mut http::request::Parts,
+    key: Option<&Key>,
+    body: B,
+) -> http::Request<B> {
+    // The caller's extensions were taken out when the call started (see
+    // `take_extensions`), so cloning the head copies none.
+    debug_assert!(parts.extensions.is_empty());
+    let head = match key {
+        None => parts.clone(),
+        // No headers of the caller's (cloning them is free): room for the
+        // key and the few headers an engine adds, in one allocation of each
+        // table.
+        Some(key) if parts.headers.is_empty() => {
+            let mut head = parts.clone();
+            head.headers.reserve(1 + ENGINE_HEADERS);
+            head.headers.insert(key_header(), key.value());
+            head
+        }
         Some(key) => {
+            // Sized from the start for the key and the few headers an engine
+            // adds (host, content-length, ...): one allocation of each
+            // table, where a clone and then inserts would grow them.
             let mut headers =
                 http::HeaderMap::with_capacity(parts.headers.len() + 1 + ENGINE_HEADERS);
             for (name, value) in &parts.headers {
                 headers.append(name.clone(), value.clone());
             }
-            headers.insert(key_header(), key.clone());
-            headers
+            headers.insert(key_header(), key.value());
+            // The rest of the head cloned without the caller's headers,
+            // which are put back at once.
+            let caller_headers = std::mem::take(&mut parts.headers);
+            let mut head = parts.clone();
+            parts.headers = caller_headers;
+            head.headers = headers;
+            head
         }
     };
-    (
-        parts.method.clone(),
-        parts.uri.clone(),
-        parts.version,
-        headers,
-    )
+    http::Request::from_parts(head, body)
 }
 
-/// Builds a request from an attempt head and a body.
-pub(crate) fn build_request<B>(
-    head: (http::Method, http::Uri, http::Version, http::HeaderMap),
-    body: B,
-) -> http::Request<B> {
-    let (method, uri, version, headers) = head;
-    let mut request = http::Request::new(body);
-    *request.method_mut() = method;
-    *request.uri_mut() = uri;
-    *request.version_mut() = version;
-    *request.headers_mut() = headers;
-    request
+/// Takes the caller's request extensions out of its head: the engine never
+/// sees them, and a head without them is cloned for each attempt at no cost.
+/// The caller keeps them for the call (they are dropped when it ends, as
+/// before).
+pub(crate) fn take_extensions(parts: &mut http::request::Parts) -> http::Extensions {
+    std::mem::take(&mut parts.extensions)
 }
 
 /// A call whose response head was handed to the caller (streaming mode).
@@ -610,6 +720,13 @@ mod tests {
                     (parsed.host().unwrap_or(""), parsed.port_u16())
                 );
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn parse_port_agrees_with_str_parse(text in "[+-]?[0-9a]{0,8}") {
+            prop_assert_eq!(super::parse_port(text.as_bytes()), text.parse::<u16>().ok());
         }
     }
 

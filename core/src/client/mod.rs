@@ -71,10 +71,10 @@ use crate::config::ConfigError;
 use crate::decide::BodyReplay;
 use crate::engine::{AttemptBody, AttemptContext, BodyStream, Engine, EngineFailure, ResponseBody};
 use crate::failure::BoxError;
-use crate::observe::{AttemptRecord, attempt_span, call_span};
+use crate::observe::{AttemptRecord, attempt_span};
 use crate::progress::{Progress, SealOnDrop};
 use config::Handles;
-use machine::{Call, Delivered, Ended, attempt_head, build_request};
+use machine::{Call, Delivered, Ended, attempt_request, take_extensions};
 use streaming::Trail;
 
 /// The request body of the async client.
@@ -196,6 +196,9 @@ struct Started {
     parts: http::request::Parts,
     call: Call,
     body: BodySource,
+    /// The caller's request extensions, out of the head the attempts
+    /// clone; dropped when the call ends, as they always were.
+    _extensions: http::Extensions,
 }
 
 /// What an attempt hands back when it got an answer.
@@ -284,7 +287,7 @@ impl ClientBuilder {
     /// Builds an async client over `engine`.
     pub fn build<E: Engine>(self, engine: E) -> Result<Client<E>, ConfigError> {
         Ok(Client {
-            h: Handles::new(self, engine, Arc::new(TokioClock))?,
+            h: Handles::new(self, engine, Arc::new(TokioClock), true)?,
         })
     }
 }
@@ -371,38 +374,43 @@ impl<E: Engine> Client<E> {
         &self.h.engine
     }
 
-    /// Hands the final answer to the caller, with the call's records.
-    fn deliver(
+    /// Hands a whole answer to the caller, with the call's records.
+    fn deliver_full(
         &self,
-        mut call: Call,
-        answer: Answer,
+        call: &mut Call,
+        mut response: http::Response<Bytes>,
+        progress: Progress,
+    ) -> Finished {
+        response.extensions_mut().insert(CallReport {
+            attempts: call.finish(&self.h.shared),
+        });
+        keep_spare_progress(progress);
+        Finished::Full(response)
+    }
+
+    /// Hands a response head to the caller, with the call's records so far;
+    /// the body stays part of the call.
+    fn deliver_streaming(
+        &self,
+        call: Call,
+        response: http::Response<ResponseBody>,
         progress: Progress,
         now: std::time::Instant,
         span: tracing::Span,
     ) -> Finished {
         let shared = &self.h.shared;
-        match answer {
-            Answer::Full(mut r) => {
-                r.extensions_mut().insert(CallReport {
-                    attempts: call.finish(shared),
-                });
-                Finished::Full(r)
-            }
-            Answer::Streaming(r) => {
-                let (attempts, delivered) = Delivered::hand_over(call, shared, now);
-                let (mut parts, body) = r.into_parts();
-                parts.extensions.insert(CallReport { attempts });
-                let trail = Trail {
-                    delivered,
-                    progress,
-                    shared: shared.clone(),
-                    clock: self.h.clock.clone(),
-                    span,
-                };
-                let body = StreamingBody::new(body, trail, now);
-                Finished::Streaming(http::Response::from_parts(parts, body))
-            }
-        }
+        let (attempts, delivered) = Delivered::hand_over(call, shared, now);
+        let (mut parts, body) = response.into_parts();
+        parts.extensions.insert(CallReport { attempts });
+        let trail = Trail {
+            delivered,
+            progress,
+            shared: shared.clone(),
+            clock: self.h.clock.clone(),
+            span,
+        };
+        let body = StreamingBody::new(body, trail, now);
+        Finished::Streaming(http::Response::from_parts(parts, body))
     }
 
     async fn run<M: Mode>(
@@ -418,9 +426,9 @@ impl<E: Engine> Client<E> {
         // future: ending the block ends the moved-from locals, so the call's
         // future does not hold them a second time.
         let attempts = {
-            let (parts, body) = request.into_parts();
+            let (mut parts, body) = request.into_parts();
             let now = self.h.clock.now();
-            let call = Call::start(
+            let (call, span) = Call::start(
                 shared,
                 self.h.engine.name(),
                 &parts,
@@ -428,12 +436,13 @@ impl<E: Engine> Client<E> {
                 body.replay(),
                 now,
             )?;
-            let span = call_span(&call.info);
-            let started = Box::new(Started {
+            let extensions = take_extensions(&mut parts);
+            let started = Started {
                 parts,
                 call,
                 body: BodySource::new(body),
-            });
+                _extensions: extensions,
+            };
             self.attempts::<M>(started, now, span.clone())
                 .instrument(span)
         };
@@ -443,16 +452,16 @@ impl<E: Engine> Client<E> {
     /// The attempts of a started call, until it ends.
     async fn attempts<M: Mode>(
         &self,
-        mut started: Box<Started>,
+        mut started: Started,
         mut now: std::time::Instant,
         call_span: tracing::Span,
     ) -> Result<M::Output, Error> {
         let streaming = M::STREAMING;
         let shared = &*self.h.shared;
-        // Kept boxed: the call's head and state are hundreds of bytes, and
-        // the future that holds them is moved a few times per call.
-        let Started { parts, call, body } = &mut *started;
-        let mut progress = Progress::new();
+        let Started {
+            parts, call, body, ..
+        } = &mut started;
+        let mut progress = spare_progress();
         // Set after a 421 Misdirected Request: the retry must not reuse the
         // connection that answered it (RFC 9110 §15.5.20).
         let mut fresh_connection = false;
@@ -494,11 +503,9 @@ impl<E: Engine> Client<E> {
                     plan.resend_count,
                     fresh_connection,
                 );
-                let request =
-                    build_request(attempt_head(parts, call.key.as_ref()), body.for_attempt());
                 let attempt = run_attempt(
                     &*self.h.engine,
-                    request,
+                    (parts, call.key.as_ref(), body.for_attempt()),
                     &context,
                     streaming,
                     call.max_response_bytes,
@@ -506,15 +513,24 @@ impl<E: Engine> Client<E> {
                 let attempt_span = attempt_span(plan.resend_count);
                 // Seals the attempt if this future is dropped mid-attempt.
                 let seal = SealOnDrop::new(&progress);
-                let (result, abandoned) = match tokio::time::timeout(plan.timeout, attempt)
-                    .instrument(attempt_span.clone())
-                    .await
-                {
-                    Ok(result) => (result, false),
-                    Err(_elapsed) => (
-                        Err(EngineFailure::signal_only(EngineSignal::TimedOut)),
-                        true,
-                    ),
+                // The timer ends the attempt at its planned deadline (the one
+                // the engine is told); on tokio's clock that instant is known
+                // already, on another clock it counts from now.
+                let timer_deadline = match self.h.tokio_clock {
+                    true => Some(tokio::time::Instant::from_std(plan.deadline)),
+                    false => None,
+                };
+                let (result, abandoned) = {
+                    // Inside the attempt span, as it is polled and if dropped.
+                    let attempt = std::pin::pin!(attempt.instrument(attempt_span.clone()));
+                    let timer = std::pin::pin!(None);
+                    match bounded(attempt, timer, plan.timeout, timer_deadline).await {
+                        Some(result) => (result, false),
+                        None => (
+                            Err(EngineFailure::signal_only(EngineSignal::TimedOut)),
+                            true,
+                        ),
+                    }
                 };
                 drop(context);
                 // Given up on (failed, timed out): sealed, so its connection
@@ -543,8 +559,16 @@ impl<E: Engine> Client<E> {
                             }
                             None => {
                                 drop(entered);
-                                let finished =
-                                    self.deliver(started.call, answer, progress, now, call_span);
+                                let finished = match answer {
+                                    Answer::Full(r) => self.deliver_full(call, r, progress),
+                                    Answer::Streaming(r) => self.deliver_streaming(
+                                        started.call,
+                                        r,
+                                        progress,
+                                        now,
+                                        call_span,
+                                    ),
+                                };
                                 return Ok(M::output(finished));
                             }
                         }
@@ -568,14 +592,79 @@ impl<E: Engine> Client<E> {
     }
 }
 
+thread_local! {
+    /// A progress record a finished call left behind, for this thread's
+    /// next call (one allocation fewer per call).
+    static SPARE_PROGRESS: std::cell::Cell<Option<Progress>> = const { std::cell::Cell::new(None) };
+}
+
+/// A fresh progress record: the thread's spare one if it has one (renewed,
+/// so nothing an earlier call's engine still holds can touch it), or a new
+/// one.
+pub(crate) fn spare_progress() -> Progress {
+    match SPARE_PROGRESS.try_with(std::cell::Cell::take) {
+        Ok(Some(mut progress)) => {
+            progress.renew();
+            progress
+        }
+        _ => Progress::new(),
+    }
+}
+
+/// Keeps a finished call's progress record for the thread's next call.
+pub(crate) fn keep_spare_progress(progress: Progress) {
+    // During thread teardown it is simply dropped.
+    let _ = SPARE_PROGRESS.try_with(|spare| spare.set(Some(progress)));
+}
+
+/// An attempt bounded by its timer: what `tokio::time::timeout` does,
+/// except that the timer is set only if the attempt does not finish at its
+/// first poll, so an attempt answered at once registers no timer at all.
+/// The timer fires at `deadline` if given, else `timeout` after the first
+/// wait. `None` when the timer fired first.
+fn bounded<'a, F: Future>(
+    mut attempt: std::pin::Pin<&'a mut F>,
+    mut timer: std::pin::Pin<&'a mut Option<tokio::time::Sleep>>,
+    timeout: std::time::Duration,
+    deadline: Option<tokio::time::Instant>,
+) -> impl Future<Output = Option<F::Output>> + 'a {
+    std::future::poll_fn(move |cx| {
+        use std::task::Poll;
+        if let Poll::Ready(output) = attempt.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        if timer.is_none() {
+            let deadline = deadline.unwrap_or_else(|| {
+                let now = tokio::time::Instant::now();
+                // As `tokio::time::timeout` does for a duration past what
+                // the clock can add: practically never.
+                now.checked_add(timeout)
+                    .unwrap_or_else(|| now + std::time::Duration::from_secs(86_400 * 365 * 30))
+            });
+            timer.set(Some(tokio::time::sleep_until(deadline)));
+        }
+        match timer.as_mut().as_pin_mut().map(|timer| timer.poll(cx)) {
+            Some(Poll::Pending) => Poll::Pending,
+            _ => Poll::Ready(None),
+        }
+    })
+}
+
 /// One attempt: the engine call, then (in full mode) the whole body.
 async fn run_attempt<E: Engine + ?Sized>(
     engine: &E,
-    request: http::Request<AttemptBody>,
+    (parts, key, body): (
+        &mut http::request::Parts,
+        Option<&machine::Key>,
+        AttemptBody,
+    ),
     context: &AttemptContext,
     streaming: bool,
     max_bytes: usize,
 ) -> Result<Answer, EngineFailure> {
+    // Made here, where it is handed over at once: the request is not kept
+    // in this future's state.
+    let request = attempt_request(parts, key, body);
     let response = engine.send(request, context).await?;
     context.progress().head_received();
     if streaming {
@@ -604,7 +693,7 @@ async fn run_attempt<E: Engine + ?Sized>(
 /// A response body read whole. A body that arrives in one frame (most small
 /// answers) is kept as it came, without a copy; more frames are joined.
 #[derive(Default)]
-enum Collected {
+pub(crate) enum Collected {
     #[default]
     Nothing,
     One(Bytes),
