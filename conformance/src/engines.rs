@@ -162,6 +162,12 @@ const REQWEST_COVERED_GOAWAY: &str = "a stream at or below the GOAWAY's last-str
     Closed by hyper keeping the h2::Error as the I/O error's source, or by reqwest letting a \
     connector layer wrap the I/O";
 
+/// When reqwest sees a covering GOAWAY after all.
+#[cfg(feature = "reqwest")]
+const REQWEST_GOAWAY_TO_OPENED_STREAM: &str = "when the GOAWAY arrives between h2's \
+    send_request and hyper's next poll_ready, hyper's client task fails the stream it has just \
+    opened with the GOAWAY's error itself (seen under load)";
+
 /// Why the reqwest engine takes no GOAWAY error as proof.
 #[cfg(feature = "reqwest")]
 const REQWEST_GOAWAY_NO_PROOF: &str = "hyper's HTTP/2 client task hands a remote GOAWAY's error \
@@ -188,6 +194,7 @@ pub fn reqwest() -> EngineUnderTest {
             C::ConnectionClosed,
             REQWEST_COVERED_GOAWAY,
         )
+        .or_the_scenarios_own(REQWEST_GOAWAY_TO_OPENED_STREAM)
     };
     // A stream above the last-stream-id, seen without the proof: the
     // attempt may have been processed (rule 3), and a POST that declared
@@ -304,12 +311,23 @@ pub fn reqwest() -> EngineUnderTest {
 
 /// Why a silent address takes a reqwest attempt with it.
 #[cfg(feature = "reqwest")]
-const REQWEST_SILENT_ADDRESS: &str = "reqwest builds hyper-util's HttpConnector and lets no     caller replace it: it tries the addresses of one family one after another, each within an     equal share of one connect timeout (none is set, since the core owns attempt timeouts;     one would also cap a lone slow address), and starts the other family only after 300 ms.     Neither a Connection Attempt Delay nor a connector of the adapter's own can be given.     Closed by reqwest accepting a connector, or hyper-util a per-address attempt delay";
+const REQWEST_SILENT_ADDRESS: &str = "reqwest builds hyper-util's HttpConnector and lets no caller \
+    replace it: it tries the addresses of one family one after another, each within an equal \
+    share of one connect timeout (none is set, since the core owns attempt timeouts; one would \
+    also cap a lone slow address), and starts the other family only after 300 ms. Neither a \
+    Connection Attempt Delay nor a connector of the adapter's own can be given. Closed by \
+    reqwest accepting a connector, or hyper-util a per-address attempt delay";
 
 /// Why a reqwest attempt abandoned during its own TLS handshake proves
 /// nothing.
 #[cfg(feature = "reqwest")]
-const REQWEST_ABANDONED_AT_TLS: &str = "over https with HTTP/2 offered, hyper-util races the     attempt's own connect against a pooled connection becoming free, and hands the request to     the winner; an HTTP/2 client task then sends HEADERS with no hook of the adapter in     between, and the handshake reported at `tls` may be the loser's. So the stage of an     attempt the core's timer abandons proves nothing (its seal may not hold) and a POST     stops. Closed by reqwest letting a connector layer wrap the I/O, or reporting which     connection took the request";
+const REQWEST_ABANDONED_AT_TLS: &str = "over https with HTTP/2 offered, hyper-util races the \
+    attempt's own connect against a pooled connection becoming free, and hands the request to \
+    the winner; an HTTP/2 client task then sends HEADERS with no hook of the adapter in between, \
+    and the handshake reported at `tls` may be the loser's. So the stage of an attempt the \
+    core's timer abandons proves nothing (its seal may not hold) and a POST stops. Closed by \
+    reqwest letting a connector layer wrap the I/O, or reporting which connection took the \
+    request";
 
 /// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
 /// attempt so that libcurl cannot re-send a request on its own).
@@ -339,7 +357,12 @@ pub fn isahc() -> EngineUnderTest {
         "tls_handshake_stalls",
         "the handshake timeout is recorded at `connect`, not `tls`",
         vec![vec![
-            Expect::failed(S::Connect, C::ConnectTimeout, E::NotSent, Then::Retry(R::NotSent)),
+            Expect::failed(
+                S::Connect,
+                C::ConnectTimeout,
+                E::NotSent,
+                Then::Retry(R::NotSent),
+            ),
             Expect::failed(
                 S::Connect,
                 C::ConnectTimeout,
@@ -349,7 +372,12 @@ pub fn isahc() -> EngineUnderTest {
         ]],
         0,
         None,
-        "nothing libcurl 8.22 or isahc 2.0.2 reports about a transfer that timed out shows          that TCP was up: curl fills the connected address only once TLS is up too, sets its          connect time only when the whole chain connects or a filter fails (its timeout path          does neither), and isahc hands over metrics only with a response. Category,          evidence and decision are the same. Closed by isahc exposing curl's debug or socket          callbacks per transfer, or by the adapter dialing TCP itself",
+        "nothing libcurl 8.22 or isahc 2.0.2 reports about a transfer that timed out shows \
+         that TCP was up: curl fills the connected address only once TLS is up too, sets its \
+         connect time only when the whole chain connects or a filter fails (its timeout path \
+         does neither), and isahc hands over metrics only with a response. Category, evidence \
+         and decision are the same. Closed by isahc exposing curl's debug or socket callbacks \
+         per transfer, or by the adapter dialing TCP itself",
     ))
     .known_gap(crate::harness::KnownGap::category(
         "idempotency_key_head_never_left",
