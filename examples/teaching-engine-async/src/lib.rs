@@ -1,7 +1,8 @@
 //! The guide's async walkthrough, as a crate: an async HTTP/1.1 engine over
 //! [`tokio::net::TcpStream`] (plus tokio-rustls for `https://`), with
 //! `httparse` for the response head, written only from
-//! `docs/adding-an-engine.md` and evident's public API.
+//! the engine guide (`evident_core::engine::guide`, the file
+//! `core/docs/adding-an-engine.md`) and evident's public API.
 //!
 //! It is documentation in code, not a fifth product engine: no connection
 //! pool, no HTTP/2, no proxy, no `Expect: 100-continue`. Every attempt opens

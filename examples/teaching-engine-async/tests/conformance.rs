@@ -1,5 +1,5 @@
 //! The whole conformance table on the async teaching engine, run the way
-//! `docs/adding-an-engine.md` says a third party runs it: an
+//! the engine guide (`core/docs/adding-an-engine.md`) says a third party runs it: an
 //! `EngineUnderTest` built here and one macro call. HTTP/2 scenarios are
 //! not applicable, with the reason below; no other gap is declared.
 
