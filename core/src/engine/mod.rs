@@ -51,7 +51,7 @@
 //! | [`head_written`](Progress::head_written)`()`, enters `WriteBody` | strengthens | late: once the connection took the whole head | the `Idempotency-Key` counts as sent |
 //! | [`body_written`](Progress::body_written)`()`, enters `AwaitHead` | strengthens (implies the head written) | late: once the connection took the whole body | a failure is "sent, no response" |
 //! | [`head_received`](Progress::head_received)`()`, enters `ReadBody` | strengthens | late: when the response head arrived | the server answered |
-//! | [`read`](Progress::read)`(n)` | neither: an observation | as response bytes (head and body) are read | the record's bytes read |
+//! | [`read`](Progress::read)`(n)` | neither: an observation | as response body bytes are read | the snapshot counts the bytes read |
 //! | [`stream_id`](Progress::stream_id)`(id)` | strengthens | late: once the HTTP/2 stream that carries this request is open, and only its id | feeds the GOAWAY last-stream-id proof |
 //!
 //! "Taken by the connection" means handed to the engine's own writer (a
