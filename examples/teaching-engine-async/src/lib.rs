@@ -24,7 +24,7 @@
 //! | timeouts | none here: the core drops the future (or the body) |
 //!
 //! ```no_run
-//! use evident_core::client::{CallOptions, ClientBuilder};
+//! use evident_core::client::{Body, CallOptions, ClientBuilder};
 //! use evident_core::tls::TlsOptions;
 //! use evident_core::HostOverrides;
 //! use evident_teaching_engine_async::AsyncTeachingEngine;
@@ -32,7 +32,7 @@
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let engine = AsyncTeachingEngine::new(&TlsOptions::new(), HostOverrides::new())?;
 //! let client = ClientBuilder::new().build(engine)?;
-//! let request = http::Request::get("http://127.0.0.1:8080/").body(Default::default())?;
+//! let request = http::Request::get("http://127.0.0.1:8080/").body(Body::Empty)?;
 //! let response = client.execute(request, CallOptions::new().idempotent()).await?;
 //! println!("{}", response.status());
 //! # Ok(())

@@ -4,7 +4,7 @@
 //! the first byte; `start_write` before every write and `wrote(n)` after
 //! it; `head_written` and `body_written` once the connection took them (a
 //! flush returned); `head_received` when a final head parsed; `read(n)` for
-//! every response byte.
+//! every byte of the response body.
 
 use std::io;
 
@@ -205,7 +205,6 @@ pub async fn read_response(
     let mut reader = BufReader::new(conn);
     loop {
         let raw = read_head(&mut reader).await?;
-        progress.read(raw.len());
         let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut parsed = httparse::Response::new(&mut fields);
         match parsed.parse(&raw) {
@@ -331,11 +330,10 @@ impl Body {
         Ok(buf.freeze())
     }
 
-    /// Reads a framing line (chunk size, chunk end, trailer), counting it.
+    /// Reads a framing line (chunk size, chunk end, trailer).
     async fn line(&mut self) -> Result<Vec<u8>, EngineFailure> {
         let mut line = Vec::new();
         read_line(&mut self.reader, &mut line, MAX_LINE_BYTES).await?;
-        self.progress.read(line.len());
         Ok(line)
     }
 
@@ -398,5 +396,55 @@ impl Body {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_engine_frames_the_body_and_drops_the_callers_framing_headers() {
+        let (parts, ()) = http::Request::post("http://localhost:8080/pay?x=1")
+            .header("content-length", "999")
+            .header("idempotency-key", "k1")
+            .body(())
+            .unwrap()
+            .into_parts();
+        let head = head(&parts, &AttemptBody::Full(Some(Bytes::from_static(b"{}"))));
+        assert_eq!(
+            String::from_utf8(head).unwrap(),
+            "POST /pay?x=1 HTTP/1.1\r\nhost: localhost:8080\r\nidempotency-key: k1\r\ncontent-length: 2\r\n\r\n"
+        );
+    }
+
+    #[test]
+    fn body_framing_follows_rfc_9112() {
+        let field = |name, value: &'static str| httparse::Header {
+            name,
+            value: value.as_bytes(),
+        };
+        let f = |fields: &[httparse::Header<'_>]| framing(false, 200, fields).ok();
+        assert_eq!(
+            f(&[field("Content-Length", "10")]),
+            Some(Framing::Length(10))
+        );
+        assert_eq!(
+            f(&[
+                field("transfer-encoding", "chunked"),
+                field("content-length", "3")
+            ]),
+            Some(Framing::ChunkSize)
+        );
+        assert_eq!(f(&[]), Some(Framing::UntilClose));
+        assert_eq!(
+            f(&[field("content-length", "1"), field("content-length", "2")]),
+            None
+        );
+        assert_eq!(
+            framing(true, 200, &[field("content-length", "10")]).ok(),
+            Some(Framing::Done)
+        );
+        assert_eq!(framing(false, 204, &[]).ok(), Some(Framing::Done));
     }
 }
