@@ -41,12 +41,11 @@ pub struct EngineUnderTest {
     pub(super) build: Build,
 }
 
-/// The former name of [`EngineUnderTest`], kept so that code written
-/// against it (a third party's engine crate, the workspace's teaching
-/// engine, `docs/adding-an-engine.md`) keeps compiling. New code names
-/// [`EngineUnderTest`]: this alias is to be deprecated once the teaching
-/// engine and the guide use the new name (deprecating it before would
-/// fail the workspace's `clippy -D warnings` on the teaching engine).
+/// The former name of [`EngineUnderTest`], kept so that a third party's
+/// engine crate written against it keeps compiling (with a deprecation
+/// warning). Nothing in the workspace names it any more: the guide and
+/// both teaching engines use [`EngineUnderTest`].
+#[deprecated(note = "renamed EngineUnderTest")]
 pub type Driver = EngineUnderTest;
 
 impl std::fmt::Debug for EngineUnderTest {

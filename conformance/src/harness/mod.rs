@@ -39,7 +39,10 @@ mod run;
 mod target;
 
 pub use compare::{Cell, CellStatus, describe_failure};
-pub use driver::{BuiltEngine, Driver, EngineEnv, EngineUnderTest};
+// The deprecated former name, still exported for code written against it.
+#[allow(deprecated)]
+pub use driver::Driver;
+pub use driver::{BuiltEngine, EngineEnv, EngineUnderTest};
 pub use gaps::{KnownGap, StandingGap};
 pub(crate) use request::OneShotStream;
 pub use request::PADDING_HEADER;

@@ -10,57 +10,49 @@
 //!
 //! Two flavours: [`Engine`] (async: hyper, reqwest, isahc) and
 //! [`BlockingEngine`] (ureq). Both see the same [`AttemptContext`]. The
-//! walkthrough in `docs/adding-an-engine.md` builds a whole engine against
-//! this contract; the rules themselves are here.
+//! [`guide`] builds a whole engine against this contract, blocking
+//! and async; the rules themselves are here.
 //!
-//! # When to enter each stage
+//! # The progress table
 //!
-//! Enter a stage **before** the step that can fail in it, with
+//! Every call an engine makes on the attempt's [`Progress`], written once
+//! (the [`guide`] links here). Two rules decide when each comes.
+//!
+//! **Enter a stage before the step that can fail in it**, with
 //! [`Progress::enter`]. A failure is classified at the furthest stage
-//! entered, and the three set-up stages prove by themselves that nothing was
-//! sent, so a stage entered late could turn a failure while writing into a
-//! false "not sent".
+//! entered, and the three set-up stages (`Resolve`, `Connect`, `Tls`) prove
+//! by themselves that nothing was sent, so a stage entered late could turn
+//! a failure while writing into a false "not sent". Stages only move
+//! forward; an earlier stage reported late is ignored. A TLS handshake must
+//! be complete before `WriteHead`, and early data (TLS 0-RTT) must be off
+//! (`tls::client_config` with feature `rustls` does both), or request bytes
+//! could leave during a "pre-write" stage.
 //!
-//! | stage | enter it | so that |
-//! | --- | --- | --- |
-//! | `Resolve` | before asking a resolver (or when the attempt starts, if the engine resolves inside its connect) | "no such name" is a pre-write failure |
-//! | `Connect` | before each TCP connect | a refusal or connect timeout is pre-write |
-//! | `Tls` | before the first handshake byte | a rejected certificate is pre-write |
-//! | `WriteHead` | before the first request byte is handed to the socket or the TLS layer | from here on, a failure may be ambiguous |
-//! | `WriteBody` | [`Progress::head_written`], once the whole head was accepted by the connection | the `Idempotency-Key` counts as sent |
-//! | `AwaitHead` | [`Progress::body_written`], once the whole body was accepted | a failure is "sent, no response" |
-//! | `ReadBody` | [`Progress::head_received`], when the response head arrived | the server answered |
+//! **Early and late facts.** Every fact either **weakens** the record (it
+//! takes a claim away: "not sent" is over) or **strengthens** it (it makes
+//! a claim possible: "the key was sent", "the server answered", "nothing
+//! was written"). A fact that only weakens may come early, and must not
+//! come late; a fact that strengthens must come late, never early — only
+//! once the thing it states has happened and been seen by a hook, never
+//! when the engine is about to do it (the step can still fail). When no
+//! hook sees it, the fact is not reported, and the record says less.
 //!
-//! Stages only move forward; an earlier stage reported late is ignored. A
-//! TLS handshake must be complete before `WriteHead`, and early data (TLS
-//! 0-RTT) must be off (`tls::client_config` with feature `rustls` does
-//! both), or request bytes could leave during a "pre-write" stage.
-//!
-//! # Early and late facts: one rule
-//!
-//! Every fact an adapter reports either **weakens** the record (it takes a
-//! claim away: "not sent" is over) or **strengthens** it (it makes a claim
-//! possible: "the key was sent", "the server answered", "nothing was
-//! written"). The rule: **a fact that only weakens may come early, and
-//! must not come late; a fact that strengthens must come late, never
-//! early** — only once the thing it states has happened and been seen by
-//! a hook, never when the engine is about to do it (the step can still
-//! fail). When no hook sees it, the fact is not reported, and the record
-//! says less.
-//!
-//! | fact | direction | when |
-//! | --- | --- | --- |
-//! | [`Progress::enter`] a write stage (`WriteHead` and on) | weakens: from here a failure may be ambiguous | early: before the first byte can leave |
-//! | [`Progress::start_write`] | weakens: "nothing written" is over | early: before every hand-over of bytes |
-//! | [`Progress::wrote`] | weakens: bytes left | after the connection accepted them (not later than the next snapshot can matter: `start_write` covers the gap) |
-//! | [`Progress::seal_may_not_hold`] | weakens: an abandoned attempt keeps no stage proof | early: before the request can leave |
-//! | [`Progress::enter`] a set-up stage (`Resolve`, `Connect`, `Tls`) | neither: it only says where a failure happened | before the step that can fail in it |
-//! | [`Progress::connection_reused`] | neither: an observation | when the connection is chosen |
-//! | [`Progress::counts_writes_exactly`] | strengthens: a zero count proves "not sent" | at the start, and only if every byte passes a counting hook |
-//! | [`Progress::head_written`] | strengthens: an `Idempotency-Key` in the head counts as sent | late: once the connection took the whole head |
-//! | [`Progress::body_written`] | strengthens: implies the head written | late: once the connection took the whole body |
-//! | [`Progress::head_received`] | strengthens: the server answered | late: when the head arrived |
-//! | [`Progress::stream_id`] | strengthens: feeds the GOAWAY last-stream-id proof | once the stream that carries this request is open, and only its id |
+//! | call | direction | when | so that |
+//! | --- | --- | --- | --- |
+//! | [`enter`](Progress::enter)`(Resolve)` | neither: where a failure happened | before asking a resolver (or when the attempt starts, if the engine resolves inside its connect) | "no such name" is a pre-write failure |
+//! | `enter(Connect)` | neither | before each TCP connect ([`connect`] and [`connect_blocking`] do it) | a refusal or connect timeout is pre-write |
+//! | `enter(Tls)` | neither | before the first handshake byte | a rejected certificate is pre-write |
+//! | [`connection_reused`](Progress::connection_reused)`(bool)` | neither: an observation | when the connection is chosen | the record says whether the attempt ran on a pooled connection |
+//! | [`counts_writes_exactly`](Progress::counts_writes_exactly)`()` | strengthens | at the start, and only if every request byte passes a counting hook | a failure where no write started proves "not sent", even at a write stage |
+//! | `enter(WriteHead)` | weakens | early: before the first request byte is handed to the socket or the TLS layer | from here on, a failure may be ambiguous |
+//! | [`start_write`](Progress::start_write)`()` | weakens | early: before **every** hand-over of bytes; refused once the core sealed the attempt | "nothing written" is over, even while the write is still blocked |
+//! | [`wrote`](Progress::wrote)`(n)` | weakens | after the connection accepted `n` bytes (`start_write` covers the gap before) | exact counting |
+//! | [`seal_may_not_hold`](Progress::seal_may_not_hold)`()` | weakens | early: before the request can leave | an abandoned attempt keeps no stage proof (the engine can write after the core gave up) |
+//! | [`head_written`](Progress::head_written)`()`, enters `WriteBody` | strengthens | late: once the connection took the whole head | the `Idempotency-Key` counts as sent |
+//! | [`body_written`](Progress::body_written)`()`, enters `AwaitHead` | strengthens (implies the head written) | late: once the connection took the whole body | a failure is "sent, no response" |
+//! | [`head_received`](Progress::head_received)`()`, enters `ReadBody` | strengthens | late: when the response head arrived | the server answered |
+//! | [`read`](Progress::read)`(n)` | neither: an observation | as response body bytes are read | the snapshot counts the bytes read |
+//! | [`stream_id`](Progress::stream_id)`(id)` | strengthens | late: once the HTTP/2 stream that carries this request is open, and only its id | feeds the GOAWAY last-stream-id proof |
 //!
 //! "Taken by the connection" means handed to the engine's own writer (a
 //! write buffer it will flush, h2's send queue, the socket), after any step
@@ -218,7 +210,9 @@
 //!
 //! This module holds the contract (the traits, [`AttemptContext`], the
 //! rules above); `body` the bodies that cross the seam; `resolve` and
-//! `connect` the kit. Everything is re-exported here, so
+//! `connect` the kit; [`guide`] the walkthrough for engine authors
+//! (`core/docs/adding-an-engine.md`, compiled here so that its snippets are
+//! doctests and its links are checked). Everything is re-exported here, so
 //! `evident_core::engine::X` names every item.
 
 use std::fmt;
@@ -230,6 +224,8 @@ use crate::progress::Progress;
 
 mod body;
 mod connect;
+#[doc = include_str!("../../docs/adding-an-engine.md")]
+pub mod guide {}
 #[cfg(feature = "h2")]
 pub mod h2;
 pub mod pool;
@@ -254,7 +250,8 @@ pub use site::ErrorSite;
 /// but an engine that writes again before it reads meets the write's error
 /// first. An adapter that owns the socket reads, when such a write fails
 /// after the request's whole head was accepted, what the server sent
-/// (without writing: over TLS, [`crate::tls::read_plaintext`]); if it sent
+/// (without writing: over TLS, `evident_core::tls::read_plaintext`, feature
+/// `rustls`); if it sent
 /// anything, that is the answer, the write side is over, and no later byte
 /// counts as written.
 pub const EARLY_ANSWER_LIMIT: usize = 64 * 1024;

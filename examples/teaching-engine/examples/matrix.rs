@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use evident_conformance::engines::{EARLY_ANSWERS, with_early_answer_races};
-use evident_conformance::harness::Driver;
+use evident_conformance::harness::EngineUnderTest;
 use evident_conformance::scenario::Capability;
 use evident_teaching_engine::TeachingEngine;
 
@@ -21,8 +21,8 @@ const EARLY_ANSWER_LOST: &str = "kept short on purpose, the engine writes the wh
     before it reads, so an answer sent while it writes is lost to the failed write; the ureq \
     engine's transport shows the fix (when a write fails, read what the server sent)";
 
-fn teaching() -> Driver {
-    let driver = Driver::blocking("teaching", |env| {
+fn teaching() -> EngineUnderTest {
+    let driver = EngineUnderTest::blocking("teaching", |env| {
         Arc::new(
             TeachingEngine::new(env.roots.clone(), env.overrides.clone())
                 .expect("the lab's root certificate is valid DER"),

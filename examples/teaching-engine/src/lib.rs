@@ -1,7 +1,8 @@
 //! A small engine that proves the guide: a blocking HTTP/1.1 engine over a
 //! plain [`std::net::TcpStream`] (plus rustls for `https://`), with
-//! `httparse` for the response head, written only from
-//! `docs/adding-an-engine.md` and evident's public API.
+//! `httparse` for the response head, written only from the engine guide
+//! (`evident_core::engine::guide`, the file `core/docs/adding-an-engine.md`)
+//! and evident's public API.
 //!
 //! It is documentation in code, not a fifth product engine: it has no
 //! connection pool, no HTTP/2, no proxy support and no `Expect:

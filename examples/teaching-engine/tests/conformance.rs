@@ -1,12 +1,13 @@
-//! The whole conformance table on the teaching engine, run the way
-//! `docs/adding-an-engine.md` says a third party runs it: a `Driver` built
-//! here, outside the conformance crate's list of built-in engines, and one
-//! macro call. HTTP/2 scenarios are not applicable, with the reason below.
+//! The whole conformance table on the teaching engine, run the way the
+//! engine guide (`core/docs/adding-an-engine.md`) says a third party runs
+//! it: an `EngineUnderTest` built here, outside the conformance crate's list
+//! of built-in engines, and one macro call. HTTP/2 scenarios are not
+//! applicable, with the reason below.
 
 use std::sync::Arc;
 
 use evident_conformance::engines::{EARLY_ANSWERS, with_early_answer_races};
-use evident_conformance::harness::Driver;
+use evident_conformance::harness::EngineUnderTest;
 use evident_conformance::scenario::Capability;
 use evident_teaching_engine::TeachingEngine;
 
@@ -15,8 +16,8 @@ const EARLY_ANSWER_LOST: &str = "kept short on purpose, the engine writes the wh
     before it reads, so an answer sent while it writes is lost to the failed write; the ureq \
     engine's transport shows the fix (when a write fails, read what the server sent)";
 
-fn teaching() -> Driver {
-    let driver = Driver::blocking("teaching", |env| {
+fn teaching() -> EngineUnderTest {
+    let driver = EngineUnderTest::blocking("teaching", |env| {
         Arc::new(
             TeachingEngine::new(env.roots.clone(), env.overrides.clone())
                 .expect("the lab's root certificate is valid DER"),
