@@ -5,62 +5,15 @@
 //! never slept on: the silent address is a loopback listener whose accept
 //! queue is full, so the kernel drops the SYNs sent to it.
 
-mod support;
-
-use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-use evident_core::HostOverrides;
-use evident_core::client::blocking::Body;
-use evident_core::client::{CallOptions, ClientBuilder};
-use evident_test_support::silent::{Records, SilentListener};
+use evident_test_support::silent::SilentThenLive;
 use evident_ureq::UreqEngine;
-use support::*;
-
-/// A common attempt timeout: the per-address timeout of old (2 s) equalled
-/// it, so every attempt died on the silent address.
-const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// What answering on the first attempt must take at most: the 250 ms
-/// Connection Attempt Delay plus a loopback exchange, with room to spare.
-const WITHIN: Duration = Duration::from_millis(500);
 
 #[test]
 fn a_silent_first_address_costs_the_attempt_delay_and_the_first_attempt_answers() {
-    let silent = SilentListener::bind("127.0.0.2:0".parse().unwrap()).unwrap();
-    let port = silent.addr().port();
-    let (listener, _) = listen_on(&format!("127.0.0.3:{port}"));
-    let requests = serve(listener, 1, None, |conn, seen| {
-        conn.next_reported(seen);
-        conn.reply(OK_HELLO);
-    });
+    let lab = SilentThenLive::start().unwrap();
     let engine = UreqEngine::builder()
-        .host_overrides(HostOverrides::new().map(
-            "multi.test",
-            vec!["127.0.0.2".parse().unwrap(), "127.0.0.3".parse().unwrap()],
-        ))
+        .host_overrides(lab.overrides())
         .build()
         .unwrap();
-    let records = Arc::new(Records::default());
-    let client = ClientBuilder::new()
-        .attempt_timeout(ATTEMPT_TIMEOUT)
-        .observer(records.clone())
-        .build_blocking(engine)
-        .unwrap();
-
-    let started = Instant::now();
-    let request = http::Request::get(format!("http://multi.test:{port}/"))
-        .body(Body::Empty)
-        .unwrap();
-    let response = client.execute(request, CallOptions::new()).unwrap();
-    let took = started.elapsed();
-    assert_eq!(response.status(), 200);
-    next(&requests);
-    assert!(took < WITHIN, "the silent address cost {took:?}");
-
-    let calls = records.calls();
-    assert_eq!(calls.len(), 1);
-    assert_eq!(calls[0].len(), 1, "one attempt: {:?}", calls[0]);
-    assert_eq!(calls[0][0].status, Some(200));
-    assert_eq!(calls[0][0].resend_count, 0);
+    lab.answers_at_once_blocking(engine);
 }

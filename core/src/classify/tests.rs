@@ -97,7 +97,7 @@ fn triple(f: &TransportFailure) -> (AttemptStage, C, ExecutionEvidence) {
 fn every_signal_at_every_reachable_stage_follows_the_table() {
     use AttemptStage::*;
     // (signal, stage reached) -> expected (stage, category, evidence).
-    // Derived from DESIGN.md §2-§3, not from running the code.
+    // Derived from docs/design.md §2-§3, not from running the code.
     let rows: &[(
         EngineSignal,
         AttemptStage,

@@ -214,7 +214,7 @@ fn a_sent_keys_replies_have_their_own_reasons_and_only_for_a_sent_key() {
 }
 
 /// 408, 421 and 425 prove by their RFCs that the request was not processed
-/// (DESIGN.md §4 rule 4): retried whatever the idempotency, each with its
+/// (docs/design.md §4 rule 4): retried whatever the idempotency, each with its
 /// own reason.
 #[test]
 fn statuses_that_prove_non_processing_retry_whatever_the_idempotency() {
