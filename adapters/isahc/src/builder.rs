@@ -1,13 +1,9 @@
 //! Configuring an [`IsahcEngine`]: a builder that validates and returns a
 //! typed [`ConfigError`].
 
-use std::time::Duration;
-
-use evident_core::engine::{
-    ConnectTiming, DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS, DEFAULT_CONNECTION_ATTEMPT_DELAY,
-};
-use evident_core::tls::{ALPN_HTTP1, TlsOptions};
-use evident_core::{ConfigError, HostOverrides};
+use evident_core::ConfigError;
+use evident_core::engine::{EngineOption, EngineOptions};
+use evident_core::tls::ALPN_HTTP1;
 use isahc::config::{Configurable, ExpectContinue, RedirectPolicy, VersionNegotiation};
 use isahc::tls::{TlsConfig, TrustStore};
 
@@ -35,11 +31,11 @@ use crate::identity::IdentityFiles;
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct IsahcEngineBuilder {
-    tls: TlsOptions,
-    root_certificates: Option<Vec<Vec<u8>>>,
-    host_overrides: HostOverrides,
-    connection_attempt_delay: Option<Duration>,
+    /// What every engine's builder takes (its setters: [`engine_options!`](evident_core::engine_options)).
+    options: EngineOptions,
 }
+
+evident_core::engine_options!(IsahcEngineBuilder);
 
 /// The trust anchor the engine hands curl when `https://` must trust
 /// nothing: a self-signed CA certificate (P-256, valid until 2126) whose
@@ -50,57 +46,13 @@ pub struct IsahcEngineBuilder {
 pub const SIGNS_NOTHING: &[u8] = include_bytes!("anchor/signs_nothing.der");
 
 impl IsahcEngineBuilder {
-    /// What `https://` trusts (default [`TlsOptions::new`]: the public web
-    /// roots with the default feature `webpki-roots`, the system store with
-    /// `native-roots`), the same options as every other engine. Every root
-    /// the options hold is handed to curl as its trust store, and only
-    /// those. When they hold none (`root_certificates(vec![])`, or default
-    /// features off and no root added), `https://` trusts nothing, as on
-    /// every engine: every certificate is rejected (`tls_certificate`),
-    /// and `http://` works. (curl's rustls backend fails every request,
-    /// `http://` included, when handed an empty trust store, and falls
-    /// back to its own default trust when handed none; so the engine
-    /// hands it [`SIGNS_NOTHING`], a root whose key was destroyed when it
-    /// was made, which no certificate can chain to.) A client certificate
-    /// ([`TlsOptions::identity`]) is presented to a server that asks for
-    /// one, as on every engine (on Linux; see [`Self::build`]).
-    pub fn tls(mut self, options: TlsOptions) -> Self {
-        self.tls = options;
-        self
-    }
-
-    /// The trust anchors for `https://`, as DER certificates: the only
-    /// roots curl trusts, as on every engine. None at all means `https://`
-    /// trusts nothing (see [`Self::tls`]).
-    pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = Some(ders);
-        self
-    }
-
-    /// Name-resolution overrides, honoured before the system resolver.
-    pub fn host_overrides(mut self, overrides: HostOverrides) -> Self {
-        self.host_overrides = overrides;
-        self
-    }
-
-    /// RFC 8305's Connection Attempt Delay (default
-    /// [`DEFAULT_CONNECTION_ATTEMPT_DELAY`], 250 ms). curl connects to one
-    /// address per transfer and cannot race two, so for a host with several
-    /// addresses each but the last gets this long to connect (TCP and TLS)
-    /// before the next is tried; the other engines start the next address
-    /// after it while the first keeps trying. The last address has what is
-    /// left of the attempt.
-    pub fn connection_attempt_delay(mut self, delay: Duration) -> Self {
-        self.connection_attempt_delay = Some(delay);
-        self
-    }
-
     /// Validates the configuration and builds the engine.
     ///
     /// # Errors
     ///
-    /// * `root_certificates`: a certificate is not valid DER X.509 (the
-    ///   value is its index);
+    /// * every shared option as [`EngineOptions::validate`];
+    /// * `max_idle_per_origin`, `idle_timeout`: set at all (no connection
+    ///   is ever reused);
     /// * `native_roots`: the system store is enabled but yields nothing;
     /// * `identity`: a client certificate was set and cannot be handed to
     ///   curl: outside Linux (curl's rustls backend reads it only from
@@ -108,19 +60,14 @@ impl IsahcEngineBuilder {
     ///   files), or where `/proc/self/fd` cannot be read back; the engine
     ///   refuses rather than connect without it. The chain and key
     ///   themselves are checked as on every engine (`identity_*` fields);
-    /// * `connection_attempt_delay`: outside RFC 8305's bounds (as
-    ///   [`ConnectTiming::new`]);
     /// * `isahc`: libcurl could not be initialised.
     pub fn build(self) -> Result<IsahcEngine, ConfigError> {
-        let connect_timing = ConnectTiming::new(
-            self.connection_attempt_delay
-                .unwrap_or(DEFAULT_CONNECTION_ATTEMPT_DELAY),
-            DEFAULT_CONNECT_TIMEOUT_PER_ADDRESS,
-        )?;
-        let options = match self.root_certificates {
-            Some(ders) => self.tls.with_only_roots(ders)?,
-            None => self.tls,
-        };
+        let why = "isahc reuses no connection: every attempt gets a fresh one";
+        self.options.refuse(EngineOption::MaxIdlePerOrigin, why)?;
+        self.options.refuse(EngineOption::IdleTimeout, why)?;
+        let valid = self.options.validate()?;
+        let connect_timing = valid.connect_timing;
+        let options = valid.tls;
         // The same validation, and the same errors, as every rustls-based
         // engine (a key that does not match its certificate included); the
         // rustls configuration itself is not used (curl builds its own
@@ -176,7 +123,7 @@ impl IsahcEngineBuilder {
         })?;
         Ok(IsahcEngine::new(
             client,
-            self.host_overrides,
+            valid.host_overrides,
             connect_timing,
             identity,
         ))

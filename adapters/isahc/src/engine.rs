@@ -63,7 +63,8 @@ const GUARD_LEAD: Duration = Duration::from_millis(1);
 pub struct IsahcEngine {
     client: isahc::HttpClient,
     overrides: HostOverrides,
-    /// The Connection Attempt Delay (see [`IsahcEngineBuilder::connection_attempt_delay`]).
+    /// How long each address but the last may take to connect (see
+    /// [`IsahcEngineBuilder`]).
     attempt_delay: Duration,
     /// The client certificate's files, which curl opens on every
     /// handshake: open as long as any clone of the engine.
@@ -94,7 +95,9 @@ impl IsahcEngine {
         IsahcEngine {
             client,
             overrides,
-            attempt_delay: connect_timing.attempt_delay(),
+            attempt_delay: connect_timing
+                .attempt_delay()
+                .min(connect_timing.per_address_timeout()),
             _identity: identity.map(Arc::new),
         }
     }

@@ -170,3 +170,17 @@ async fn tls_options_hand_curl_the_default_roots_and_an_added_root() {
     let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
     assert_eq!(status, 200);
 }
+
+#[test]
+fn pool_options_are_refused_not_ignored() {
+    let err = IsahcEngine::builder()
+        .max_idle_per_origin(4)
+        .build()
+        .unwrap_err();
+    assert_eq!(err.field(), "max_idle_per_origin");
+    let err = IsahcEngine::builder()
+        .idle_timeout(Duration::from_secs(5))
+        .build()
+        .unwrap_err();
+    assert_eq!(err.field(), "idle_timeout");
+}

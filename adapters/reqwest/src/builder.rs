@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use evident_core::tls::{ALPN_H2, ALPN_HTTP1, TlsOptions};
-use evident_core::{ConfigError, HostOverrides};
+use evident_core::ConfigError;
+use evident_core::engine::{EngineOption, EngineOptions};
+use evident_core::tls::{ALPN_H2, ALPN_HTTP1};
 use rustls::client::Resumption;
 
 use crate::engine::{Mode, ReqwestEngine};
@@ -34,41 +35,16 @@ pub use evident_core::engine::pool::{DEFAULT_MAX_IDLE_PER_ORIGIN, MAX_IDLE_PER_O
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct ReqwestEngineBuilder {
-    tls: TlsOptions,
-    root_certificates: Option<Vec<Vec<u8>>>,
-    host_overrides: HostOverrides,
+    /// What every engine's builder takes (its setters: [`engine_options!`](evident_core::engine_options)).
+    options: EngineOptions,
     http2_prior_knowledge: bool,
     http1_only: bool,
-    max_idle_per_origin: Option<usize>,
     proxies: Vec<reqwest::Proxy>,
 }
 
+evident_core::engine_options!(ReqwestEngineBuilder);
+
 impl ReqwestEngineBuilder {
-    /// What `https://` trusts and which client certificate it presents
-    /// (default [`TlsOptions::new`]: the public web roots with the default
-    /// feature `webpki-roots`, the system store with `native-roots`), the
-    /// same options as every other rustls-based engine.
-    pub fn tls(mut self, options: TlsOptions) -> Self {
-        self.tls = options;
-        self
-    }
-
-    /// The trust anchors for `https://`, as DER certificates. These are the
-    /// only roots: no compiled-in or system roots are added. Keeps the
-    /// client identity set by [`Self::tls`].
-    pub fn root_certificates(mut self, ders: Vec<Vec<u8>>) -> Self {
-        self.root_certificates = Some(ders);
-        self
-    }
-
-    /// Name-resolution overrides, honoured before the system resolver.
-    /// reqwest never resolves an IP literal, so an override for one has no
-    /// effect.
-    pub fn host_overrides(mut self, overrides: HostOverrides) -> Self {
-        self.host_overrides = overrides;
-        self
-    }
-
     /// Speak HTTP/2 over plain TCP to `http://` origins, without upgrade
     /// (RFC 9113 §3.3). `https://` origins negotiate by ALPN regardless.
     pub fn http2_prior_knowledge(mut self) -> Self {
@@ -79,13 +55,6 @@ impl ReqwestEngineBuilder {
     /// Offer only HTTP/1.1 in ALPN.
     pub fn http1_only(mut self) -> Self {
         self.http1_only = true;
-        self
-    }
-
-    /// How many idle connections to keep per origin (default
-    /// [`DEFAULT_MAX_IDLE_PER_ORIGIN`]; `0` disables reuse).
-    pub fn max_idle_per_origin(mut self, max: usize) -> Self {
-        self.max_idle_per_origin = Some(max);
         self
     }
 
@@ -103,13 +72,13 @@ impl ReqwestEngineBuilder {
     ///
     /// # Errors
     ///
-    /// * `root_certificates`: a certificate is not valid DER X.509 (the
-    ///   value is its index);
+    /// * every shared option as [`EngineOptions::validate`];
+    /// * `connection_attempt_delay`, `connect_timeout_per_address`: set at
+    ///   all (reqwest's connector takes no per-address timing);
     /// * `http2_prior_knowledge`: combined with `http1_only`;
-    /// * `max_idle_per_origin`: above [`MAX_IDLE_PER_ORIGIN_LIMIT`];
     /// * `reqwest`: reqwest refused the configuration (its message is the
     ///   value).
-    pub fn build(mut self) -> Result<ReqwestEngine, ConfigError> {
+    pub fn build(self) -> Result<ReqwestEngine, ConfigError> {
         if self.http2_prior_knowledge && self.http1_only {
             return Err(ConfigError::new(
                 "http2_prior_knowledge",
@@ -117,30 +86,27 @@ impl ReqwestEngineBuilder {
                 "contradicts http1_only",
             ));
         }
-        let max_idle = self
-            .max_idle_per_origin
-            .unwrap_or(DEFAULT_MAX_IDLE_PER_ORIGIN);
-        if max_idle > MAX_IDLE_PER_ORIGIN_LIMIT {
-            return Err(ConfigError::new(
-                "max_idle_per_origin",
-                max_idle,
-                "exceeds MAX_IDLE_PER_ORIGIN_LIMIT",
-            ));
-        }
+        // reqwest builds hyper-util's connector and takes no connector of
+        // ours: it tries a host's addresses one after another, with no
+        // Connection Attempt Delay (the conformance matrix names the gap).
+        let why = "reqwest's connector (hyper-util's) takes no per-address connect timing";
+        self.options
+            .refuse(EngineOption::ConnectionAttemptDelay, why)?;
+        self.options
+            .refuse(EngineOption::ConnectTimeoutPerAddress, why)?;
+        let options = self.options.validate()?;
+        let max_idle = options.max_idle_per_origin;
         let alpn: &[&[u8]] = if self.http1_only {
             &[ALPN_HTTP1]
         } else {
             &[ALPN_H2, ALPN_HTTP1]
         };
-        let options = match self.root_certificates.take() {
-            Some(ders) => self.tls.clone().with_only_roots(ders)?,
-            None => self.tls.clone(),
-        };
-        let mut tls = options.client_config(alpn)?;
+        let mut tls = options.tls.client_config(alpn)?;
         tls.resumption = Resumption::store(Arc::new(HandshakeWatch::new()));
-        let resolver = Resolver::new(self.host_overrides);
+        let resolver = Resolver::new(options.host_overrides);
         let build = |max_idle: usize, prior_knowledge: bool| {
-            let mut builder = client(tls.clone(), resolver.clone(), max_idle, &self.proxies);
+            let mut builder = client(tls.clone(), resolver.clone(), max_idle, &self.proxies)
+                .pool_idle_timeout(options.idle_timeout);
             if self.http1_only {
                 builder = builder.http1_only();
             }
@@ -208,6 +174,7 @@ fn reqwest_error(e: reqwest::Error) -> ConfigError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ReqwestEngine;
 
     #[test]
     fn a_certificate_that_is_not_der_is_rejected_by_index() {
@@ -216,6 +183,20 @@ mod tests {
             .build()
             .unwrap_err();
         assert_eq!((err.field(), err.value()), ("root_certificates", "0"));
+    }
+
+    #[test]
+    fn per_address_connect_timing_is_refused_not_ignored() {
+        let err = ReqwestEngine::builder()
+            .connection_attempt_delay(std::time::Duration::from_millis(100))
+            .build()
+            .unwrap_err();
+        assert_eq!(err.field(), "connection_attempt_delay");
+        let err = ReqwestEngine::builder()
+            .connect_timeout_per_address(std::time::Duration::from_secs(1))
+            .build()
+            .unwrap_err();
+        assert_eq!(err.field(), "connect_timeout_per_address");
     }
 
     #[test]

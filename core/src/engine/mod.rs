@@ -228,6 +228,8 @@ mod connect;
 pub mod guide {}
 #[cfg(feature = "h2")]
 pub mod h2;
+#[cfg(feature = "rustls")]
+mod options;
 pub mod pool;
 mod resolve;
 mod site;
@@ -238,6 +240,8 @@ pub use connect::{
     DEFAULT_CONNECTION_ATTEMPT_DELAY, InvalidUri, MAX_CONNECTION_ATTEMPT_DELAY,
     MIN_CONNECTION_ATTEMPT_DELAY, Origin, Scheme, connect, connect_blocking, interleave,
 };
+#[cfg(feature = "rustls")]
+pub use options::{EngineOption, EngineOptions, ValidOptions};
 pub use resolve::{HostOverride, HostOverrides, resolve, resolve_blocking};
 pub use site::ErrorSite;
 
