@@ -79,7 +79,7 @@ pub use clock::{Clock, Interrupt, ManualClock, SystemClock, TokioClock};
 pub use error::{AdmitsAgain, ConfigError, LocalRejection};
 pub use event::{Component, Event, EventHook, EventKind};
 pub use limit::{Grant, PendingGrant, RateLimit, RateLimitProvider, Reservation};
-pub use origin::{Origin, Scheme};
+pub use origin::{InvalidUri, Origin, Scheme};
 pub use pipeline::{
     Admission, AttemptPermit, DEFAULT_ORIGIN_IDLE_TTL, OriginMetrics, Pipeline, PipelineConfig,
 };

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 /// The scheme part of an [`Origin`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
 pub enum Scheme {
     /// `http`
     Http,
@@ -141,12 +140,51 @@ impl Origin {
         }
     }
 
+    /// The origin of an absolute `http://` or `https://` URI; a missing
+    /// port is the scheme's default.
+    ///
+    /// ```
+    /// use evident_resilience::{Origin, Scheme};
+    ///
+    /// let origin = Origin::from_uri(&"HTTPS://Example.COM/x?y".parse().unwrap()).unwrap();
+    /// assert_eq!((origin.scheme(), origin.host(), origin.port()), (Scheme::Https, "example.com", 443));
+    ///
+    /// let v6 = Origin::from_uri(&"http://[::1]:8080/".parse().unwrap()).unwrap();
+    /// assert_eq!((v6.host(), v6.authority()), ("::1", "[::1]:8080".to_owned()));
+    ///
+    /// assert!(Origin::from_uri(&"/relative".parse().unwrap()).is_err());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidUri`] for a relative URI, another scheme or no host.
+    pub fn from_uri(uri: &http::Uri) -> Result<Origin, InvalidUri> {
+        let scheme = match uri.scheme_str() {
+            Some(s) if s.eq_ignore_ascii_case("http") => Scheme::Http,
+            Some(s) if s.eq_ignore_ascii_case("https") => Scheme::Https,
+            Some(_) => return Err(InvalidUri("the scheme is neither http nor https")),
+            None => return Err(InvalidUri("the URI is not absolute (no scheme)")),
+        };
+        let host = uri
+            .host()
+            .filter(|h| !h.is_empty())
+            .ok_or(InvalidUri("the URI has no host"))?;
+        let port = uri.port_u16().unwrap_or(scheme.default_port());
+        Ok(Origin::new(scheme, host, port))
+    }
+
     /// The scheme.
     pub fn scheme(&self) -> Scheme {
         self.scheme
     }
 
-    /// The host, lower case, without IPv6 brackets.
+    /// Whether the origin is `https://`.
+    pub fn is_https(&self) -> bool {
+        self.scheme == Scheme::Https
+    }
+
+    /// The host, lower case, without IPv6 brackets (the form resolution
+    /// and a TLS server name take).
     pub fn host(&self) -> &str {
         &self.host
     }
@@ -155,7 +193,28 @@ impl Origin {
     pub fn port(&self) -> u16 {
         self.port
     }
+
+    /// `host:port`, an IPv6 literal in brackets.
+    pub fn authority(&self) -> String {
+        if self.host.contains(':') {
+            format!("[{}]:{}", self.host, self.port)
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
 }
+
+/// A request URI no engine can send: relative, another scheme, no host.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InvalidUri(&'static str);
+
+impl fmt::Display for InvalidUri {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid request URI: {}", self.0)
+    }
+}
+
+impl std::error::Error for InvalidUri {}
 
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -15,8 +15,6 @@ use std::sync::mpsc;
 use std::task::Poll;
 use std::time::{Duration, Instant};
 
-use http::Uri;
-
 use super::EngineFailure;
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
@@ -151,144 +149,24 @@ impl ConnectTiming {
     }
 }
 
-/// `http` or `https`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Scheme {
-    /// `http://`: plain TCP.
-    Http,
-    /// `https://`: TLS.
-    Https,
-}
+/// Where a request goes: scheme, host and port, as the pipeline keys its
+/// limits and an engine keys its pool, resolves and names the TLS server.
+/// One type for both ([`evident_resilience::Origin`]): host names are
+/// lower-cased and IPv6 literals kept without their brackets;
+/// [`Origin::authority`] and `Display` put them back.
+pub use evident_resilience::{Origin, Scheme};
 
-impl Scheme {
-    /// The port a URI without one means.
-    pub fn default_port(self) -> u16 {
-        match self {
-            Scheme::Http => 80,
-            Scheme::Https => 443,
-        }
-    }
+/// A request URI no engine can send (relative, another scheme, no host),
+/// from [`Origin::from_uri`]. An engine reports it as
+/// [`EngineSignal::Other`] (nothing was sent, and the core does not retry
+/// what cannot be sent): `EngineFailure::from(invalid)`.
+pub use evident_resilience::InvalidUri;
 
-    /// `"http"` or `"https"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Scheme::Http => "http",
-            Scheme::Https => "https",
-        }
+impl From<InvalidUri> for EngineFailure {
+    fn from(invalid: InvalidUri) -> Self {
+        EngineFailure::new(EngineSignal::Other, invalid)
     }
 }
-
-/// Where a request goes: scheme, host and port. The key of a connection
-/// pool, and the input of resolution and TLS.
-///
-/// Host names are lower-cased; IPv6 literals are kept without their
-/// brackets (the form resolution, [`HostOverrides`](super::HostOverrides)
-/// and a TLS server name take); [`Display`](fmt::Display) and
-/// [`Origin::authority`] put them back.
-///
-/// ```
-/// use evident_core::engine::{Origin, Scheme};
-///
-/// let origin = Origin::from_uri(&"HTTPS://Example.COM/x?y".parse().unwrap()).unwrap();
-/// assert_eq!((origin.scheme(), origin.host(), origin.port()), (Scheme::Https, "example.com", 443));
-/// assert_eq!(origin.to_string(), "https://example.com:443");
-///
-/// let v6 = Origin::from_uri(&"http://[::1]:8080/".parse().unwrap()).unwrap();
-/// assert_eq!((v6.host(), v6.authority()), ("::1", "[::1]:8080".to_owned()));
-///
-/// assert!(Origin::from_uri(&"/relative".parse().unwrap()).is_err());
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Origin {
-    scheme: Scheme,
-    host: String,
-    port: u16,
-}
-
-impl Origin {
-    /// The origin of an absolute `http://` or `https://` URI; a missing
-    /// port is the scheme's default.
-    ///
-    /// # Errors
-    ///
-    /// [`InvalidUri`] for a relative URI, another scheme or no host. An
-    /// engine reports it as [`EngineSignal::Other`] (see
-    /// [`InvalidUri::into_failure`]).
-    pub fn from_uri(uri: &Uri) -> Result<Origin, InvalidUri> {
-        let scheme = match uri.scheme_str() {
-            Some(s) if s.eq_ignore_ascii_case("http") => Scheme::Http,
-            Some(s) if s.eq_ignore_ascii_case("https") => Scheme::Https,
-            Some(_) => return Err(InvalidUri("the scheme is neither http nor https")),
-            None => return Err(InvalidUri("the URI is not absolute (no scheme)")),
-        };
-        let host = uri
-            .host()
-            .filter(|h| !h.is_empty())
-            .ok_or(InvalidUri("the URI has no host"))?;
-        let host = host
-            .strip_prefix('[')
-            .and_then(|h| h.strip_suffix(']'))
-            .unwrap_or(host)
-            .to_ascii_lowercase();
-        let port = uri.port_u16().unwrap_or(scheme.default_port());
-        Ok(Origin { scheme, host, port })
-    }
-
-    /// `http` or `https`.
-    pub fn scheme(&self) -> Scheme {
-        self.scheme
-    }
-
-    /// Whether the origin is `https://`.
-    pub fn is_https(&self) -> bool {
-        self.scheme == Scheme::Https
-    }
-
-    /// The host: a lower-cased name, or an IP literal without brackets.
-    pub fn host(&self) -> &str {
-        &self.host
-    }
-
-    /// The port, explicit or the scheme's default.
-    pub fn port(&self) -> u16 {
-        self.port
-    }
-
-    /// `host:port`, an IPv6 literal in brackets.
-    pub fn authority(&self) -> String {
-        if self.host.contains(':') {
-            format!("[{}]:{}", self.host, self.port)
-        } else {
-            format!("{}:{}", self.host, self.port)
-        }
-    }
-}
-
-impl fmt::Display for Origin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme.as_str(), self.authority())
-    }
-}
-
-/// A request URI no engine can send: relative, another scheme, no host.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct InvalidUri(&'static str);
-
-impl InvalidUri {
-    /// The failure an engine reports: [`EngineSignal::Other`] (nothing was
-    /// sent, and the core does not retry what cannot be sent).
-    pub fn into_failure(self) -> EngineFailure {
-        EngineFailure::new(EngineSignal::Other, self)
-    }
-}
-
-impl fmt::Display for InvalidUri {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid request URI: {}", self.0)
-    }
-}
-
-impl std::error::Error for InvalidUri {}
 
 /// The order addresses are tried in (RFC 8305 §4): the resolver's order
 /// within each family, the families alternating, starting with the family

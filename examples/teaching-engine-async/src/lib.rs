@@ -46,7 +46,7 @@ pub mod wire;
 use std::io;
 use std::sync::Arc;
 
-use evident_core::engine::{ConnectTiming, ErrorSite, InvalidUri, Origin, Scheme, peer_went_away};
+use evident_core::engine::{ConnectTiming, ErrorSite, Origin, Scheme, peer_went_away};
 use evident_core::errors::{RequestBodyError, find, no_unwrap};
 use evident_core::tls::{ALPN_HTTP1, TlsOptions, rustls_signal};
 use evident_core::{
@@ -152,7 +152,7 @@ pub async fn open(
     attempt: &AttemptContext,
 ) -> Result<Conn, EngineFailure> {
     let progress = attempt.progress();
-    let origin = Origin::from_uri(uri).map_err(InvalidUri::into_failure)?;
+    let origin = Origin::from_uri(uri).map_err(EngineFailure::from)?;
     let addrs = overrides.resolve(origin.host(), origin.port()).await?;
     let server_name = match origin.scheme() {
         Scheme::Http => None,

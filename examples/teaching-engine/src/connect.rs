@@ -13,7 +13,7 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evident_core::engine::{ConnectTiming, InvalidUri, Origin, Scheme, connect_blocking};
+use evident_core::engine::{ConnectTiming, Origin, Scheme, connect_blocking};
 use evident_core::{
     AttemptContext, AttemptStage, BoxError, EngineFailure, EngineSignal, HostOverrides,
 };
@@ -119,7 +119,7 @@ pub fn open(
 ) -> Result<Conn, EngineFailure> {
     let progress = attempt.progress();
     let deadline = attempt.deadline();
-    let origin = Origin::from_uri(uri).map_err(InvalidUri::into_failure)?;
+    let origin = Origin::from_uri(uri).map_err(EngineFailure::from)?;
     let addrs = overrides.resolve_blocking(origin.host(), origin.port(), deadline)?;
     let server_name = match origin.scheme() {
         Scheme::Http => None,

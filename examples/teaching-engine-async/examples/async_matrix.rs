@@ -3,7 +3,7 @@
 //! NAME`, `--scenario NAME`).
 //!
 //! ```text
-//! cargo run -p evident-teaching-engine-async --example matrix
+//! cargo run -p evident-teaching-engine-async --example async_matrix
 //! ```
 
 use std::process::ExitCode;
