@@ -13,7 +13,6 @@ use crate::connect::connect;
 use crate::h2::unopened_signal;
 use crate::pool::{Conn, Pool};
 use crate::{h1, h2};
-use evident_core::engine::Origin;
 
 /// The hyper 1 engine. Cheap to clone: clones share the configuration and
 /// the connection pool.
@@ -81,7 +80,7 @@ impl Engine for HyperEngine {
         let inner = &self.inner;
         // Finding a connection: nothing of this request can be written yet.
         progress.enter(AttemptStage::Resolve);
-        let origin = Origin::from_uri(request.uri()).map_err(EngineFailure::from)?;
+        let origin = attempt.origin_of(request.uri())?;
         // After a 421 the core asks for a new connection: the pool is not
         // consulted (a new HTTP/2 connection then replaces the shared one).
         let pooled = if attempt.requires_fresh_connection() {

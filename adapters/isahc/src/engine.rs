@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use evident_core::engine::{ConnectTiming, Origin, interleave};
+use evident_core::engine::{ConnectTiming, interleave};
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, ConnectFailures, Engine, EngineFailure,
     EngineSignal, HostOverrides, Progress, ResponseBody,
@@ -209,7 +209,7 @@ impl Engine for IsahcEngine {
         // for a fresh connection (after a 421) is always honoured:
         // `attempt.requires_fresh_connection()` needs nothing more.
         let (parts, body) = request.into_parts();
-        let origin = Origin::from_uri(&parts.uri).map_err(EngineFailure::from)?;
+        let origin = attempt.origin_of(&parts.uri)?;
         let addrs = match guard
             .run(self.overrides.resolve(origin.host(), origin.port()))
             .await

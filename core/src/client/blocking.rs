@@ -218,7 +218,8 @@ impl<E: BlockingEngine> Client<E> {
                 Some(plan.deadline),
                 plan.resend_count,
                 fresh_connection,
-            );
+            )
+            .with_origin(call.origin.clone());
             let request = attempt_request(&mut parts, call.key.as_ref(), body.for_attempt());
             // The attempt span covers the attempt and its record.
             let attempt_span = attempt_span(plan.resend_count).entered();

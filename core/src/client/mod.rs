@@ -502,7 +502,8 @@ impl<E: Engine> Client<E> {
                     Some(plan.deadline),
                     plan.resend_count,
                     fresh_connection,
-                );
+                )
+                .with_origin(call.origin.clone());
                 let attempt = run_attempt(
                     &*self.h.engine,
                     (parts, call.key.as_ref(), body.for_attempt()),

@@ -279,6 +279,7 @@ pub struct AttemptContext {
     deadline: Option<Instant>,
     resend_count: u32,
     fresh_connection: bool,
+    origin: Option<Origin>,
 }
 
 impl AttemptContext {
@@ -293,6 +294,35 @@ impl AttemptContext {
             deadline,
             resend_count,
             fresh_connection,
+            origin: None,
+        }
+    }
+
+    /// The context of an attempt of a call to `origin`.
+    pub(crate) fn with_origin(mut self, origin: Origin) -> Self {
+        self.origin = Some(origin);
+        self
+    }
+
+    /// Where the request goes, as the client parsed it from the request's
+    /// URI once per call (the key of its pipeline): an engine needs no
+    /// parse of its own. `None` only for a context a test made without a
+    /// call ([`crate::testing::attempt_context`]); an engine then parses
+    /// the URI with [`Origin::from_uri`].
+    pub fn origin(&self) -> Option<&Origin> {
+        self.origin.as_ref()
+    }
+
+    /// [`Self::origin`], or `uri`'s when the context has none.
+    ///
+    /// # Errors
+    ///
+    /// When the context has no origin and `uri` names none (see
+    /// [`Origin::from_uri`]): an [`EngineSignal::Other`] failure.
+    pub fn origin_of(&self, uri: &http::Uri) -> Result<Origin, EngineFailure> {
+        match &self.origin {
+            Some(origin) => Ok(origin.clone()),
+            None => Origin::from_uri(uri).map_err(EngineFailure::from),
         }
     }
 
