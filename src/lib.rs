@@ -110,8 +110,8 @@ pub mod blocking {
 /// need this module.
 pub mod engine {
     pub use evident_core::classify::{EngineSignal, GoAwayScope, classify};
+    pub use evident_core::classify_helpers;
     pub use evident_core::engine::*;
-    pub use evident_core::errors;
     pub use evident_core::failure::{BoxError, NotProcessedProof, NotSentProof, PreWriteStage};
     pub use evident_core::progress::{Progress, ProgressSnapshot};
 }

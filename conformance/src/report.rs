@@ -227,7 +227,7 @@ impl Matrix {
 
 fn record_json(r: &AttemptRecord) -> Value {
     json!({
-        "resend_count": r.resend_count,
+        "attempt_index": r.attempt_index,
         "stage": r.stage.map(|s| s.as_str()),
         "category": r.category.map(|c| c.as_str()),
         "evidence": r.evidence.map(|e| e.as_str()),

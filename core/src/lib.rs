@@ -30,11 +30,17 @@
 #![forbid(unsafe_code)]
 
 pub mod classify;
+pub mod classify_helpers;
 pub mod client;
 pub mod config;
 pub mod decide;
 pub mod engine;
-pub mod errors;
+/// The old name of [`classify_helpers`], kept for engines written against
+/// it.
+#[doc(hidden)]
+pub mod errors {
+    pub use crate::classify_helpers::*;
+}
 pub mod failure;
 #[cfg(feature = "metrics")]
 pub mod metrics;

@@ -64,6 +64,12 @@ pub struct EvidenceFacts {
     pub bytes_written: Option<u64>,
     /// The HTTP/2 stream id, where known.
     pub stream_id: Option<u32>,
+    /// Response body bytes the engine had handed over when the record was
+    /// made ([`Progress::read`](crate::Progress::read)): the whole body of
+    /// an answer the client read in full, none yet of one handed over at
+    /// its head. `None` when no byte was counted (an empty body, or an
+    /// engine that counts none).
+    pub bytes_read: Option<u64>,
 }
 
 impl EvidenceFacts {
@@ -75,6 +81,7 @@ impl EvidenceFacts {
                 .writes_counted_exactly()
                 .then(|| progress.bytes_written()),
             stream_id: progress.stream_id(),
+            bytes_read: Some(progress.bytes_read()).filter(|&n| n > 0),
         }
     }
 }
@@ -88,8 +95,9 @@ impl EvidenceFacts {
 /// them by nature) and are not compared; read them from the fields.
 #[derive(Debug, Clone, Copy)]
 pub struct AttemptRecord {
-    /// 0 for the first attempt (`http.request.resend_count`).
-    pub resend_count: u32,
+    /// The attempt's index within its call: 0 for the first attempt
+    /// (`http.request.resend_count`).
+    pub attempt_index: u32,
     /// Where a failed attempt was (`evident.stage`).
     pub stage: Option<AttemptStage>,
     /// What failed (`error.type`).
@@ -119,7 +127,7 @@ impl PartialEq for AttemptRecord {
         // Timing and facts are measurements, not what the record says
         // (see the type's docs).
         (
-            self.resend_count,
+            self.attempt_index,
             self.stage,
             self.category,
             self.evidence,
@@ -127,7 +135,7 @@ impl PartialEq for AttemptRecord {
             self.rejection,
             self.decision,
         ) == (
-            other.resend_count,
+            other.attempt_index,
             other.stage,
             other.category,
             other.evidence,
@@ -142,9 +150,9 @@ impl Eq for AttemptRecord {}
 
 impl AttemptRecord {
     /// The record of a failed attempt.
-    pub fn failed(resend_count: u32, failure: &TransportFailure, decision: Decision) -> Self {
+    pub fn failed(attempt_index: u32, failure: &TransportFailure, decision: Decision) -> Self {
         AttemptRecord {
-            resend_count,
+            attempt_index,
             stage: Some(failure.stage()),
             category: Some(failure.category()),
             evidence: Some(failure.evidence()),
@@ -158,9 +166,9 @@ impl AttemptRecord {
     }
 
     /// The record of an answered attempt.
-    pub fn answered(resend_count: u32, status: u16, decision: Decision) -> Self {
+    pub fn answered(attempt_index: u32, status: u16, decision: Decision) -> Self {
         AttemptRecord {
-            resend_count,
+            attempt_index,
             stage: None,
             category: None,
             evidence: Some(ExecutionEvidence::Responded),
@@ -174,9 +182,9 @@ impl AttemptRecord {
     }
 
     /// The record of an attempt the pipeline refused before sending.
-    pub fn rejected(resend_count: u32, kind: RejectionKind) -> Self {
+    pub fn rejected(attempt_index: u32, kind: RejectionKind) -> Self {
         AttemptRecord {
-            resend_count,
+            attempt_index,
             stage: None,
             category: None,
             evidence: None,
@@ -206,9 +214,9 @@ impl AttemptRecord {
     /// The record of the attempt a drained client did not start: the call
     /// was waiting to retry when [`drain`](crate::client::Client::drain) was
     /// called.
-    pub fn drained(resend_count: u32) -> Self {
+    pub fn drained(attempt_index: u32) -> Self {
         AttemptRecord {
-            resend_count,
+            attempt_index,
             stage: None,
             category: None,
             evidence: None,
@@ -246,7 +254,7 @@ impl fmt::Display for AttemptRecord {
     /// delays carry jitter, and this form must be the same for the same
     /// fault on every engine.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "#{} ", self.resend_count)?;
+        write!(f, "#{} ", self.attempt_index)?;
         if let Some(kind) = self.rejection {
             write!(f, "rejected:{}", kind.as_str())?;
         } else if let Some(status) = self.status {
@@ -484,7 +492,7 @@ pub(crate) fn trace_attempt(call: &CallInfo, record: &AttemptRecord) {
         target: "evident",
         tracing::Level::INFO,
         evident.call_id = call.call_id,
-        http.request.resend_count = record.resend_count,
+        http.request.resend_count = record.attempt_index,
         http.response.status_code = record.status,
         error.type = record.category.map(FailureCategory::as_str),
         evident.stage = record.stage.map(AttemptStage::as_str),
@@ -513,14 +521,14 @@ pub(crate) fn call_span(call: &CallInfo, host: &str) -> tracing::Span {
 }
 
 /// The per-attempt span.
-pub(crate) fn attempt_span(resend_count: u32) -> tracing::Span {
+pub(crate) fn attempt_span(attempt_index: u32) -> tracing::Span {
     tracing::info_span!(
         target: "evident",
         "evident.attempt",
         // Recorded when the attempt ends (the call span holds it from the
         // start).
         evident.call_id = tracing::field::Empty,
-        http.request.resend_count = resend_count,
+        http.request.resend_count = attempt_index,
         http.response.status_code = tracing::field::Empty,
         error.type = tracing::field::Empty,
         evident.stage = tracing::field::Empty,

@@ -398,7 +398,7 @@ impl BlockingEngine for ScriptedEngine {
 /// use evident_core::testing::attempt_context;
 ///
 /// let attempt = attempt_context(Progress::new(), None);
-/// assert_eq!(attempt.resend_count(), 0);
+/// assert_eq!(attempt.attempt_index(), 0);
 /// assert!(!attempt.requires_fresh_connection());
 /// ```
 pub fn attempt_context(progress: Progress, deadline: Option<std::time::Instant>) -> AttemptContext {

@@ -53,6 +53,8 @@ async fn records_carry_their_start_offset_duration_delay_source_and_facts() {
             // The scripted engine writes a 64-byte head.
             bytes_written: Some(64),
             stream_id: None,
+            // It hung before any answer.
+            bytes_read: None,
         }
     );
 
@@ -62,6 +64,8 @@ async fn records_carry_their_start_offset_duration_delay_source_and_facts() {
 
     assert_eq!(records[2].started, ms(3100));
     assert_eq!(records[2].delay_source(), None);
+    // The answer's body ("ok"), read in full before the record was made.
+    assert_eq!(records[2].facts.bytes_read, Some(2));
 }
 
 #[test]

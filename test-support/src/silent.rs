@@ -209,7 +209,7 @@ impl SilentThenLive {
         assert_eq!(calls.len(), 1);
         assert_eq!(calls[0].len(), 1, "one attempt: {:?}", calls[0]);
         assert_eq!(calls[0][0].status, Some(200));
-        assert_eq!(calls[0][0].resend_count, 0);
+        assert_eq!(calls[0][0].attempt_index, 0);
     }
 }
 

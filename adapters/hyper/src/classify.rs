@@ -49,8 +49,8 @@
 use std::error::Error as StdError;
 use std::io;
 
+use evident_core::classify_helpers;
 use evident_core::engine::h2::GoAwayReading;
-use evident_core::errors;
 use evident_core::{EngineSignal, GoAwayScope};
 
 /// Where in the attempt an error was raised: the one site type every
@@ -59,7 +59,7 @@ use evident_core::{EngineSignal, GoAwayScope};
 pub use evident_core::engine::ErrorSite;
 
 /// Marks a failing request body (shared with every adapter).
-pub use evident_core::errors::RequestBodyError;
+pub use evident_core::classify_helpers::RequestBodyError;
 
 /// Translates an error raised at `site` into a signal.
 ///
@@ -145,7 +145,7 @@ fn tls_signal(e: &rustls::Error, site: ErrorSite) -> EngineSignal {
 fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
     // Not `site.io_signal`: an HTTP/2 stream's BrokenPipe comes wrapped in
     // an `h2::Error` and is read by `h2_io_signal`.
-    errors::io_signal(kind, site.is_connect())
+    classify_helpers::io_signal(kind, site.is_connect())
 }
 
 /// The first error of type `T` in the chain, h2's hidden I/O errors

@@ -27,8 +27,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use bytes::{Buf, Bytes, BytesMut};
+use evident_core::classify_helpers::{self, RequestBodyError, no_unwrap};
 use evident_core::engine::BodyStream;
-use evident_core::errors::{self, RequestBodyError, no_unwrap};
 use evident_core::{AttemptBody, EngineFailure, EngineSignal, Progress};
 use futures_io::AsyncRead;
 use http_body::{Body, Frame, SizeHint};
@@ -81,8 +81,9 @@ impl UploadState {
     /// returned an error (its errors carry [`RequestBodyError`]).
     pub(crate) fn cut_by_isahc(&self, error: &(dyn std::error::Error + 'static)) -> bool {
         !self.ended_short()
-            && errors::find::<RequestBodyError>(error, no_unwrap).is_none()
-            && errors::find::<curl::Error>(error, no_unwrap).is_some_and(curl::Error::is_read_error)
+            && classify_helpers::find::<RequestBodyError>(error, no_unwrap).is_none()
+            && classify_helpers::find::<curl::Error>(error, no_unwrap)
+                .is_some_and(curl::Error::is_read_error)
     }
 }
 

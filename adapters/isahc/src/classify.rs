@@ -37,7 +37,7 @@ use std::error::Error as StdError;
 use std::io;
 
 use evident_core::EngineSignal;
-use evident_core::errors::{self, RequestBodyError, no_unwrap};
+use evident_core::classify_helpers::{self, RequestBodyError, no_unwrap};
 
 /// The signal for an error from isahc, curl or the adapter's own body
 /// reader, wherever in the chain it sits (through `io::Error::get_ref`,
@@ -52,17 +52,17 @@ use evident_core::errors::{self, RequestBodyError, no_unwrap};
 /// assert_eq!(classify(&closed), EngineSignal::ConnectionClosed);
 /// ```
 pub fn classify(error: &(dyn StdError + 'static)) -> EngineSignal {
-    if errors::find::<RequestBodyError>(error, no_unwrap).is_some() {
+    if classify_helpers::find::<RequestBodyError>(error, no_unwrap).is_some() {
         return EngineSignal::RequestBody;
     }
-    if let Some(curl) = errors::find::<curl::Error>(error, no_unwrap) {
+    if let Some(curl) = classify_helpers::find::<curl::Error>(error, no_unwrap) {
         return curl_signal(curl);
     }
-    if let Some(isahc) = errors::find::<isahc::Error>(error, no_unwrap) {
+    if let Some(isahc) = classify_helpers::find::<isahc::Error>(error, no_unwrap) {
         return kind_signal(isahc.kind());
     }
-    if let Some(io) = errors::find::<io::Error>(error, no_unwrap) {
-        return errors::io_signal(io.kind(), false);
+    if let Some(io) = classify_helpers::find::<io::Error>(error, no_unwrap) {
+        return classify_helpers::io_signal(io.kind(), false);
     }
     EngineSignal::Other
 }
@@ -92,8 +92,8 @@ pub fn classify(error: &(dyn StdError + 'static)) -> EngineSignal {
 /// ```
 pub fn classify_transfer(error: &(dyn StdError + 'static), sending_body: bool) -> EngineSignal {
     let signal = classify(error);
-    let write_error =
-        errors::find::<curl::Error>(error, no_unwrap).is_some_and(curl::Error::is_write_error);
+    let write_error = classify_helpers::find::<curl::Error>(error, no_unwrap)
+        .is_some_and(curl::Error::is_write_error);
     if write_error && sending_body && signal == EngineSignal::Protocol {
         EngineSignal::ConnectionReset
     } else {

@@ -49,8 +49,8 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, ready};
 
 use bytes::Bytes;
+use evident_core::classify_helpers::RequestBodyError;
 use evident_core::engine::BodyStream;
-use evident_core::errors::RequestBodyError;
 use evident_core::{AttemptBody, AttemptStage, BoxError, EngineFailure, Progress};
 use http_body::{Body, Frame, SizeHint};
 

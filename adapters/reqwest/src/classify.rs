@@ -12,7 +12,7 @@
 //! (resolver, TCP, TLS) or a `hyper::Error`, which may wrap an `h2::Error`
 //! or an `io::Error`, which may wrap a `rustls::Error`. The walk follows
 //! `source()`, `io::Error::get_ref()` (which `source()` skips) and
-//! `h2::Error::get_io()` ([`evident_core::errors::chain`]).
+//! `h2::Error::get_io()` ([`evident_core::classify_helpers::chain`]).
 //!
 //! # The rules, most specific first
 //!
@@ -31,7 +31,7 @@
 //! | hyper `is_canceled` (hyper 1.12 creates it only when it hands the request back unwritten) | [`EngineSignal::CancelledUnsent`] |
 //! | I/O `BrokenPipe` on HTTP/2 (h2's report of the peer's EOF to every open stream) | [`EngineSignal::ConnectionClosed`] |
 //! | I/O `ConnectionRefused` while connecting | [`EngineSignal::ConnectionRefused`] |
-//! | other I/O | [`evident_core::errors::io_signal`] |
+//! | other I/O | [`evident_core::classify_helpers::io_signal`] |
 //! | anything else | [`EngineSignal::Other`] |
 //!
 //! # What this classifier cannot see
@@ -68,8 +68,8 @@
 use std::error::Error as StdError;
 use std::io;
 
+use evident_core::classify_helpers::RequestBodyError;
 use evident_core::engine::h2::{GoAwayReading, find, h2_signal};
-use evident_core::errors::RequestBodyError;
 use evident_core::{EngineSignal, GoAwayScope};
 
 use crate::hooks::ResolveError;

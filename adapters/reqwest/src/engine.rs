@@ -153,9 +153,9 @@ fn site(
     progress: &evident_core::ProgressSnapshot,
     prior_knowledge: bool,
 ) -> ErrorSite {
-    let legacy = evident_core::errors::find::<hyper_util::client::legacy::Error>(
+    let legacy = evident_core::classify_helpers::find::<hyper_util::client::legacy::Error>(
         error,
-        evident_core::errors::no_unwrap,
+        evident_core::classify_helpers::no_unwrap,
     );
     match legacy {
         Some(e) if e.is_connect() => {

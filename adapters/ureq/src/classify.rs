@@ -57,7 +57,7 @@ use std::error::Error as StdError;
 use std::fmt;
 use std::io;
 
-use evident_core::errors;
+use evident_core::classify_helpers;
 use evident_core::{BoxError, EngineSignal};
 
 /// Where in the attempt an error was raised: the one site type every
@@ -158,7 +158,7 @@ fn is_timeout(error: &(dyn StdError + 'static)) -> bool {
 }
 
 fn io_signal(kind: io::ErrorKind, site: ErrorSite) -> EngineSignal {
-    errors::io_signal(kind, site == ErrorSite::Connect)
+    classify_helpers::io_signal(kind, site == ErrorSite::Connect)
 }
 
 /// A failure this engine's resolver or connector already classified (with
@@ -197,7 +197,7 @@ impl StdError for Classified {
 }
 
 /// Producing the request body failed (the marker every adapter shares).
-pub(crate) use evident_core::errors::RequestBodyError;
+pub(crate) use evident_core::classify_helpers::RequestBodyError;
 
 /// Wraps a body reader's error in an `io::Error` ureq passes through.
 pub(crate) fn request_body_error(error: io::Error) -> io::Error {
@@ -232,14 +232,14 @@ impl StdError for PeerReset {
 
 /// The first error of type `T` in the chain, inside ureq's errors too.
 fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
-    errors::find(error, unwrap_ureq)
+    classify_helpers::find(error, unwrap_ureq)
 }
 
 /// The chain, inside ureq's errors too.
 fn chain<'a>(
     error: &'a (dyn StdError + 'static),
 ) -> impl Iterator<Item = &'a (dyn StdError + 'static)> {
-    errors::chain(error, unwrap_ureq)
+    classify_helpers::chain(error, unwrap_ureq)
 }
 
 /// `ureq::Error` implements `Error` without `source()`.

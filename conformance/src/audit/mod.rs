@@ -49,7 +49,7 @@
 //! The client lets neither the caller nor an observer change a request per
 //! attempt, so the audit wraps the driver's engine in a tagging engine
 //! ([`tag`]) that rewrites the target to `/c<call>a<attempt>/…` (the
-//! attempt index is the core's `resend_count`) and adds
+//! attempt index is the core's `attempt_index`) and adds
 //! [`tag::ATTEMPT_HEADER`]. HTTP/1.1 bytes belong to the request whose
 //! request line precedes them; HTTP/2 bytes to the stream whose HEADERS
 //! carried the tag (decoded live, or by h2 replaying the connection's bytes

@@ -140,11 +140,12 @@ pub struct Verdicts {
 fn facts(record: &AttemptRecord) -> String {
     let f = record.facts;
     format!(
-        "reused={} bytes_written={} stream={}",
+        "reused={} bytes_written={} stream={} bytes_read={}",
         f.connection_reused
             .map_or("?".to_owned(), |r| r.to_string()),
         f.bytes_written.map_or("?".to_owned(), |b| b.to_string()),
         f.stream_id.map_or("-".to_owned(), |s| s.to_string()),
+        f.bytes_read.map_or("0".to_owned(), |b| b.to_string()),
     )
 }
 
@@ -226,7 +227,7 @@ pub(crate) fn check(outcomes: &[CallOutcome], book: &FrozenBook) -> Verdicts {
             *v.claims.entry(evidence.as_str()).or_default() += 1;
             let tag = AttemptTag {
                 call: outcome.call,
-                attempt: record.resend_count,
+                attempt: record.attempt_index,
             };
             let server = book.attempts.get(&tag);
             match evidence {
@@ -284,10 +285,10 @@ pub(crate) fn check(outcomes: &[CallOutcome], book: &FrozenBook) -> Verdicts {
         {
             let tag = AttemptTag {
                 call: outcome.call,
-                attempt: last.resend_count,
+                attempt: last.attempt_index,
             };
             let mut claim = finding(ClaimKind::Duplicate, tag, last, None);
-            claim.server_log = (0..=last.resend_count)
+            claim.server_log = (0..=last.attempt_index)
                 .flat_map(|attempt| {
                     conn_lines(
                         book,

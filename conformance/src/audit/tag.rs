@@ -2,7 +2,7 @@
 //! before handing it over, so the server can tell attempts apart.
 //!
 //! The core gives the engine each attempt's index
-//! ([`AttemptContext::resend_count`]) but lets neither the caller nor an
+//! ([`AttemptContext::attempt_index`]) but lets neither the caller nor an
 //! observer change the request per attempt, so the audit wraps the
 //! driver's engine in this one. It changes nothing the engine does: it
 //! rewrites the request target's first segment from `/c<call>/` to
@@ -73,7 +73,7 @@ impl Engine for Tagging<dyn Engine> {
         mut request: http::Request<AttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
-        tag_request(&self.state, &mut request, attempt.resend_count());
+        tag_request(&self.state, &mut request, attempt.attempt_index());
         self.inner.send(request, attempt).await
     }
 }
@@ -88,7 +88,7 @@ impl BlockingEngine for Tagging<dyn BlockingEngine> {
         mut request: http::Request<BlockingAttemptBody>,
         attempt: &AttemptContext,
     ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
-        tag_request(&self.state, &mut request, attempt.resend_count());
+        tag_request(&self.state, &mut request, attempt.attempt_index());
         self.inner.send(request, attempt)
     }
 }

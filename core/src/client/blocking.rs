@@ -216,13 +216,13 @@ impl<E: BlockingEngine> Client<E> {
             let context = AttemptContext::new(
                 progress.clone(),
                 Some(plan.deadline),
-                plan.resend_count,
+                plan.attempt_index,
                 fresh_connection,
             )
             .with_origin(call.origin.clone());
             let request = attempt_request(&mut parts, call.key.as_ref(), body.for_attempt());
             // The attempt span covers the attempt and its record.
-            let attempt_span = attempt_span(plan.resend_count).entered();
+            let attempt_span = attempt_span(plan.attempt_index).entered();
             let result = run_attempt(
                 &*self.h.engine,
                 request,

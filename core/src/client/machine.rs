@@ -32,7 +32,7 @@ use crate::progress::ProgressSnapshot;
 /// One attempt's plan.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct AttemptPlan {
-    pub(crate) resend_count: u32,
+    pub(crate) attempt_index: u32,
     /// How long the attempt may take.
     pub(crate) timeout: Duration,
     /// When the attempt must end.
@@ -252,7 +252,7 @@ impl Call {
     /// Plans the next attempt, once the pipeline admitted it: its timeout
     /// and deadline count from now, after any admission wait.
     pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
-        let resend_count = self.attempts_made;
+        let attempt_index = self.attempts_made;
         self.attempts_made += 1;
         self.attempt_started = now;
         let mut timeout = self.attempt_timeout;
@@ -260,7 +260,7 @@ impl Call {
             timeout = timeout.min(deadline.saturating_duration_since(now));
         }
         AttemptPlan {
-            resend_count,
+            attempt_index,
             timeout,
             deadline: now + timeout,
         }
@@ -430,7 +430,7 @@ impl Call {
         let Some(last) = self
             .records
             .last_mut()
-            .filter(|last| last.resend_count == record.resend_count)
+            .filter(|last| last.attempt_index == record.attempt_index)
         else {
             // A delivered attempt always has its record; should it not,
             // the failure is still recorded, never lost.
@@ -637,7 +637,7 @@ impl Delivered {
     }
 
     /// The attempt whose body this is.
-    pub(crate) fn resend_count(&self) -> u32 {
+    pub(crate) fn attempt_index(&self) -> u32 {
         self.call.attempts_made - 1
     }
 
@@ -663,7 +663,7 @@ impl Delivered {
             .call
             .policy(shared)
             .decide(&context, &Outcome::failed(&failure), now);
-        let record = AttemptRecord::failed(self.resend_count(), &failure, decision);
+        let record = AttemptRecord::failed(self.attempt_index(), &failure, decision);
         let ended = Ended {
             progress,
             draining: false,

@@ -500,7 +500,7 @@ impl<E: Engine> Client<E> {
                 let context = AttemptContext::new(
                     progress.clone(),
                     Some(plan.deadline),
-                    plan.resend_count,
+                    plan.attempt_index,
                     fresh_connection,
                 )
                 .with_origin(call.origin.clone());
@@ -511,7 +511,7 @@ impl<E: Engine> Client<E> {
                     streaming,
                     call.max_response_bytes,
                 );
-                let attempt_span = attempt_span(plan.resend_count);
+                let attempt_span = attempt_span(plan.attempt_index);
                 // Seals the attempt if this future is dropped mid-attempt.
                 let seal = SealOnDrop::new(&progress);
                 // The timer ends the attempt at its planned deadline (the one

@@ -45,7 +45,7 @@ impl Trail {
     /// the call.
     fn fail(&mut self, failure: EngineFailure) -> Error {
         let _call = self.span.enter();
-        let _attempt = attempt_span(self.delivered.resend_count()).entered();
+        let _attempt = attempt_span(self.delivered.attempt_index()).entered();
         // Given up on: sealed, as any attempt the core gives up on.
         let snapshot = self.progress.seal();
         let now = self.clock.now();

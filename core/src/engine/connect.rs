@@ -391,7 +391,7 @@ fn connect_timed_out(addr: SocketAddr, limit: Duration) -> std::io::Error {
 
 /// A TCP connect's failure, classified: "refused" is only meaningful here.
 fn tcp_failure(e: std::io::Error) -> AddrFailure {
-    (crate::errors::io_signal(e.kind(), true), e.into())
+    (crate::classify_helpers::io_signal(e.kind(), true), e.into())
 }
 
 /// Connects to one of `addrs` per RFC 8305 (see [Connecting: Happy Eyeballs](crate::engine#connecting-happy-eyeballs)),

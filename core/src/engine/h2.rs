@@ -8,8 +8,8 @@ use std::io;
 use crate::classify::{EngineSignal, GoAwayScope};
 
 /// The walk's extra link for h2: `h2::Error` keeps its I/O error behind
-/// `get_io()`, not `source()`. Pass it to [`crate::errors::chain`] or
-/// [`crate::errors::find`].
+/// `get_io()`, not `source()`. Pass it to [`crate::classify_helpers::chain`] or
+/// [`crate::classify_helpers::find`].
 pub fn unwrap_h2<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdError + 'static)> {
     error
         .downcast_ref::<h2::Error>()
@@ -20,7 +20,7 @@ pub fn unwrap_h2<'a>(error: &'a (dyn StdError + 'static)) -> Option<&'a (dyn Std
 /// The first error of type `T` in the chain, h2's hidden I/O errors
 /// included.
 pub fn find<'a, T: StdError + 'static>(error: &'a (dyn StdError + 'static)) -> Option<&'a T> {
-    crate::errors::find(error, unwrap_h2)
+    crate::classify_helpers::find(error, unwrap_h2)
 }
 
 /// What a remote GOAWAY's error proves about the stream that got it.

@@ -138,7 +138,7 @@
 //! # What the core guarantees in return
 //!
 //! * Each `send` is one attempt with its own fresh [`Progress`]; a retry is
-//!   a new `send` with a higher [`AttemptContext::resend_count`]. When
+//!   a new `send` with a higher [`AttemptContext::attempt_index`]. When
 //!   [`AttemptContext::requires_fresh_connection`] is set (the retry after
 //!   a 421 Misdirected Request), the attempt must not run on a pooled
 //!   connection, and a connection that answered 421 must not be reused.
@@ -157,7 +157,7 @@
 //!   every resolved address, timed by [`ConnectTiming`]),
 //!   [`ConnectFailures`] (which failure of a multi-address connect
 //!   surfaces), [`ErrorSite`] (where an error was raised), the
-//!   [`pool`] defaults, and [`crate::errors`] (the error chain walk and the
+//!   [`pool`] defaults, and [`crate::classify_helpers`] (the error chain walk and the
 //!   I/O kind mapping every classifier uses).
 //!
 //! # Connecting: Happy Eyeballs
@@ -262,9 +262,9 @@ pub const EARLY_ANSWER_LIMIT: usize = 64 * 1024;
 
 /// Whether a write that failed with `kind` means the peer closed or reset
 /// the connection: the kinds the shared classification reads as a reset
-/// ([`crate::errors::io_signal`]), so every adapter decides the same way.
+/// ([`crate::classify_helpers::io_signal`]), so every adapter decides the same way.
 pub fn peer_went_away(kind: std::io::ErrorKind) -> bool {
-    crate::errors::io_signal(kind, false) == EngineSignal::ConnectionReset
+    crate::classify_helpers::io_signal(kind, false) == EngineSignal::ConnectionReset
 }
 
 /// What an engine knows about the attempt it runs.
@@ -277,7 +277,7 @@ pub fn peer_went_away(kind: std::io::ErrorKind) -> bool {
 pub struct AttemptContext {
     progress: Progress,
     deadline: Option<Instant>,
-    resend_count: u32,
+    attempt_index: u32,
     fresh_connection: bool,
     origin: Option<Origin>,
 }
@@ -286,13 +286,13 @@ impl AttemptContext {
     pub(crate) fn new(
         progress: Progress,
         deadline: Option<Instant>,
-        resend_count: u32,
+        attempt_index: u32,
         fresh_connection: bool,
     ) -> Self {
         AttemptContext {
             progress,
             deadline,
-            resend_count,
+            attempt_index,
             fresh_connection,
             origin: None,
         }
@@ -341,9 +341,16 @@ impl AttemptContext {
         self.deadline
     }
 
-    /// The attempt's index within its call (0 for the first attempt).
+    /// The attempt's index within its call (0 for the first attempt; the
+    /// OpenTelemetry attribute `http.request.resend_count`).
+    pub fn attempt_index(&self) -> u32 {
+        self.attempt_index
+    }
+
+    /// The attempt's index: the old name of [`Self::attempt_index`].
+    #[deprecated(note = "renamed `attempt_index`: it is the attempt's index within its call")]
     pub fn resend_count(&self) -> u32 {
-        self.resend_count
+        self.attempt_index
     }
 
     /// Whether the attempt must run on a new connection: no pooled

@@ -170,7 +170,7 @@ fn system_answer(
         Ok(addrs) => Ok(addrs),
         // Only "no such name" is permanent; a temporary resolver failure
         // stays an I/O error.
-        Err(e) if crate::errors::is_name_not_found(&e) => {
+        Err(e) if crate::classify_helpers::is_name_not_found(&e) => {
             Err(EngineFailure::new(EngineSignal::NameNotFound, e))
         }
         Err(e) => Err(EngineFailure::new(EngineSignal::Io(e.kind()), e)),

@@ -67,14 +67,14 @@ impl ErrorSite {
     }
 
     /// An I/O error kind raised here, as every engine maps it
-    /// ([`crate::errors::io_signal`]), with h2's report of the peer's EOF
+    /// ([`crate::classify_helpers::io_signal`]), with h2's report of the peer's EOF
     /// (`BrokenPipe` on an HTTP/2 exchange) read as a closed connection.
     pub fn io_signal(self, kind: std::io::ErrorKind) -> EngineSignal {
         match self {
             ErrorSite::Exchange { http2: true, .. } if kind == std::io::ErrorKind::BrokenPipe => {
                 EngineSignal::ConnectionClosed
             }
-            site => crate::errors::io_signal(kind, site.is_connect()),
+            site => crate::classify_helpers::io_signal(kind, site.is_connect()),
         }
     }
 }

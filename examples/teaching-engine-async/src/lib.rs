@@ -46,8 +46,8 @@ pub mod wire;
 use std::io;
 use std::sync::Arc;
 
+use evident_core::classify_helpers::{RequestBodyError, find, no_unwrap};
 use evident_core::engine::{ConnectTiming, ErrorSite, Origin, Scheme, peer_went_away};
-use evident_core::errors::{RequestBodyError, find, no_unwrap};
 use evident_core::tls::{ALPN_HTTP1, TlsOptions, rustls_signal};
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, BoxError, ConfigError, Engine, EngineFailure,

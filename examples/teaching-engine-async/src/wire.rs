@@ -9,8 +9,8 @@
 use std::io;
 
 use bytes::{Bytes, BytesMut};
+use evident_core::classify_helpers::RequestBodyError;
 use evident_core::engine::ErrorSite;
-use evident_core::errors::RequestBodyError;
 use evident_core::{AttemptBody, AttemptStage, BoxError, EngineFailure, EngineSignal, Progress};
 use evident_core::{ResponseBody, engine::EARLY_ANSWER_LIMIT};
 use http::header::{CONTENT_LENGTH, HOST, TRANSFER_ENCODING};

@@ -6,7 +6,7 @@
 use std::io;
 
 use evident_core::EngineSignal;
-use evident_core::errors::{RequestBodyError, find, no_unwrap};
+use evident_core::classify_helpers::{RequestBodyError, find, no_unwrap};
 use evident_core::tls::rustls_signal;
 
 /// Which step of the attempt an error came from (the core's one site

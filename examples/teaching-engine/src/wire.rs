@@ -14,7 +14,7 @@
 use std::io::{self, BufRead, BufReader, Read, Write};
 
 use bytes::{Bytes, BytesMut};
-use evident_core::{AttemptStage, errors::RequestBodyError};
+use evident_core::{AttemptStage, classify_helpers::RequestBodyError};
 use evident_core::{
     BlockingAttemptBody, BlockingResponseBody, BoxError, EngineFailure, EngineSignal, Progress,
 };

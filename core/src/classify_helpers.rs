@@ -36,7 +36,7 @@ pub fn no_unwrap<'a>(_: &'a (dyn StdError + 'static)) -> Option<&'a (dyn StdErro
 ///
 /// ```
 /// use std::io;
-/// use evident_core::errors::{chain, no_unwrap};
+/// use evident_core::classify_helpers::{chain, no_unwrap};
 ///
 /// #[derive(Debug)]
 /// struct Inner;
