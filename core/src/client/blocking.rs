@@ -10,9 +10,7 @@ use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 use super::config::{CallOptions, ClientBuilder, Handles};
 use super::machine::{Call, Delivered, Ended, attempt_request, take_extensions};
 use super::streaming::Trail;
-use super::{
-    BlockingStreamingBody, CallReport, Collected, Error, keep_spare_progress, spare_progress,
-};
+use super::{BlockingStreamingBody, CallReport, Collected, Error, spare_progress};
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
@@ -282,10 +280,7 @@ impl<E: BlockingEngine> Client<E> {
         mut response: http::Response<Bytes>,
         progress: Progress,
     ) -> Finished {
-        response.extensions_mut().insert(CallReport {
-            attempts: call.finish(&self.h.shared),
-        });
-        keep_spare_progress(progress);
+        call.finish_full(&self.h.shared, &mut response, progress);
         Finished::Full(response)
     }
 

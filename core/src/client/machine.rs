@@ -365,6 +365,22 @@ impl Call {
     }
 
     /// Ends the call: tells the observer and hands over the records.
+    /// Ends the call with a whole answer: the call's records go on the
+    /// response, and its progress record is kept for the thread's next
+    /// call.
+    pub(crate) fn finish_full<B>(
+        &mut self,
+        shared: &Shared,
+        response: &mut http::Response<B>,
+        progress: crate::progress::Progress,
+    ) {
+        let attempts = self.finish(shared);
+        response
+            .extensions_mut()
+            .insert(super::CallReport { attempts });
+        super::keep_spare_progress(progress);
+    }
+
     pub(crate) fn finish(&mut self, shared: &Shared) -> Vec<AttemptRecord> {
         let records = std::mem::take(&mut self.records);
         if let Some(observer) = &shared.observer {

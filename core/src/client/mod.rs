@@ -381,10 +381,7 @@ impl<E: Engine> Client<E> {
         mut response: http::Response<Bytes>,
         progress: Progress,
     ) -> Finished {
-        response.extensions_mut().insert(CallReport {
-            attempts: call.finish(&self.h.shared),
-        });
-        keep_spare_progress(progress);
+        call.finish_full(&self.h.shared, &mut response, progress);
         Finished::Full(response)
     }
 
