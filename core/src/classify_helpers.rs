@@ -5,7 +5,8 @@
 //!   `source()` hides: `std::io::Error::get_ref()`, plus whatever an engine's
 //!   own types wrap ([`Unwrap`]).
 //! * [`io_signal`] maps an I/O error kind to a signal the same way for
-//!   every engine.
+//!   every engine; [`socket_signal`] is the whole classifier of an engine
+//!   over its own sockets.
 //! * [`is_name_not_found`] tells "no such name" (permanent) from a temporary
 //!   resolver failure, from the system resolver's message.
 //! * [`RequestBodyError`] marks a failing request body, so a classifier can
@@ -100,6 +101,50 @@ pub fn io_signal(kind: io::ErrorKind, connecting: bool) -> EngineSignal {
         // A blocking socket's read/write timeout surfaces as WouldBlock.
         K::TimedOut | K::WouldBlock => EngineSignal::TimedOut,
         kind => EngineSignal::Io(kind),
+    }
+}
+
+/// The whole classifier of an engine that reads and writes its sockets
+/// itself (std or tokio, rustls for TLS): the signal an I/O error raised at
+/// `site` means.
+///
+/// * a rustls error inside it (feature `rustls`) is read by
+///   `evident_core::tls::rustls_signal`: a rejected certificate
+///   is permanent;
+/// * a [`RequestBodyError`] inside it is the caller's body failing;
+/// * otherwise its kind, read at `site` ([`ErrorSite::io_signal`]); during
+///   the TLS handshake every failure but a timeout is a handshake failure.
+///
+/// ```
+/// use std::io;
+/// use evident_core::EngineSignal;
+/// use evident_core::classify_helpers::socket_signal;
+/// use evident_core::engine::ErrorSite;
+///
+/// let refused = io::Error::from(io::ErrorKind::ConnectionRefused);
+/// assert_eq!(socket_signal(&refused, ErrorSite::Connect), EngineSignal::ConnectionRefused);
+/// // A peer that closes mid-handshake is a handshake failure...
+/// let eof = io::Error::from(io::ErrorKind::UnexpectedEof);
+/// assert_eq!(socket_signal(&eof, ErrorSite::TlsHandshake), EngineSignal::TlsHandshake);
+/// // ...and, once the request is on its way, a closed connection.
+/// assert_eq!(socket_signal(&eof, ErrorSite::EXCHANGE), EngineSignal::ConnectionClosed);
+/// ```
+///
+/// [`ErrorSite::io_signal`]: crate::engine::ErrorSite::io_signal
+pub fn socket_signal(error: &io::Error, site: crate::engine::ErrorSite) -> EngineSignal {
+    // `find` walks through `io::Error::get_ref()`, which `source()` skips:
+    // rustls errors hide there.
+    #[cfg(feature = "rustls")]
+    if let Some(tls) = find::<rustls::Error>(error, no_unwrap) {
+        return crate::tls::rustls_signal(tls, site.is_tls_handshake());
+    }
+    if find::<RequestBodyError>(error, no_unwrap).is_some() {
+        return EngineSignal::RequestBody;
+    }
+    match site.io_signal(error.kind()) {
+        EngineSignal::TimedOut => EngineSignal::TimedOut,
+        _ if site.is_tls_handshake() => EngineSignal::TlsHandshake,
+        other => other,
     }
 }
 

@@ -13,14 +13,13 @@ use http::header::{CONTENT_LENGTH, HOST};
 use http::{HeaderValue, Request, Response, StatusCode, Uri, Version};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::BodyExt;
-use hyper::body::Incoming;
 use hyper::client::conn::http1;
 use hyper_util::rt::TokioIo;
 
 use crate::classify::{ErrorSite, RequestBodyError, classify};
 use crate::io::{CountingIo, IdleProbe, ReadNow, Slot, Tracker, Transport};
 use crate::pool::Pool;
-use evident_core::engine::Origin;
+use evident_core::engine::{CountedBody, Origin};
 
 /// An HTTP/1.1 connection: hyper's sender, and the slot its counting stream
 /// attributes bytes through.
@@ -102,20 +101,19 @@ pub(crate) async fn send(
             // origin (RFC 9110 §15.5.20): no later request may reuse it.
             let reusable = response.status() != StatusCode::MISDIRECTED_REQUEST;
             let (parts, incoming) = response.into_parts();
-            let mut body = TrackedResponse {
-                incoming,
-                progress: progress.clone(),
-                release: Some(Release {
-                    pool,
-                    origin,
-                    conn,
-                    tracker,
-                    reusable,
-                }),
+            let release = Release {
+                pool,
+                origin,
+                conn,
+                tracker,
+                reusable,
             };
-            if body.incoming.is_end_stream() {
-                body.release();
-            }
+            // The connection goes back to the pool when the body has ended
+            // cleanly, never after an error.
+            let body = CountedBody::new(incoming, progress.clone(), |e: &hyper::Error| {
+                classify(e, ErrorSite::EXCHANGE)
+            })
+            .on_end(move || release.finish());
             Ok(Response::from_parts(parts, body.boxed_unsync()))
         }
         Err(mut e) => {
@@ -268,65 +266,15 @@ struct Release {
     reusable: bool,
 }
 
-/// The response body: counts bytes read, classifies errors, and releases
-/// the connection at the end.
-struct TrackedResponse {
-    incoming: Incoming,
-    progress: Progress,
-    release: Option<Release>,
-}
-
-impl TrackedResponse {
-    fn release(&mut self) {
-        if let Some(r) = self.release.take() {
-            // A request still being written (the server answered early)
-            // would leak its last bytes into the next request's count; a
-            // sealed attempt's connection refuses writes and is abandoned.
-            if r.tracker.fully_written() && !r.tracker.sealed() && r.reusable {
-                r.conn.slot.set(None);
-                r.pool.put_h1(r.origin, r.conn);
-            }
+impl Release {
+    fn finish(self) {
+        // A request still being written (the server answered early) would
+        // leak its last bytes into the next request's count; a sealed
+        // attempt's connection refuses writes and is abandoned.
+        if self.tracker.fully_written() && !self.tracker.sealed() && self.reusable {
+            self.conn.slot.set(None);
+            self.pool.put_h1(self.origin, self.conn);
         }
-    }
-}
-
-impl Body for TrackedResponse {
-    type Data = Bytes;
-    type Error = EngineFailure;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, EngineFailure>>> {
-        let this = self.get_mut();
-        match ready!(Pin::new(&mut this.incoming).poll_frame(cx)) {
-            Some(Ok(frame)) => {
-                if let Some(data) = frame.data_ref() {
-                    this.progress.read(data.len());
-                }
-                if this.incoming.is_end_stream() {
-                    this.release();
-                }
-                Poll::Ready(Some(Ok(frame)))
-            }
-            Some(Err(e)) => {
-                this.release = None;
-                let signal = classify(&e, ErrorSite::EXCHANGE);
-                Poll::Ready(Some(Err(EngineFailure::new(signal, e))))
-            }
-            None => {
-                this.release();
-                Poll::Ready(None)
-            }
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.incoming.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.incoming.size_hint()
     }
 }
 

@@ -51,10 +51,8 @@ use std::task::{Context, Poll, ready};
 use bytes::Bytes;
 use evident_core::classify_helpers::RequestBodyError;
 use evident_core::engine::BodyStream;
-use evident_core::{AttemptBody, AttemptStage, BoxError, EngineFailure, Progress};
+use evident_core::{AttemptBody, AttemptStage, BoxError, Progress};
 use http_body::{Body, Frame, SizeHint};
-
-use crate::classify::{ErrorSite, classify};
 
 /// The largest frame an in-memory request body is cut into: small enough
 /// that hyper (which buffers a few hundred KiB before it waits for the
@@ -204,59 +202,6 @@ impl Body for TrackedBody {
                 .lock()
                 .map_or_else(|_| SizeHint::default(), |s| s.size_hint()),
         }
-    }
-}
-
-/// The response body: counts bytes read and classifies errors.
-pub(crate) struct TrackedResponse {
-    inner: reqwest::Body,
-    progress: Progress,
-    site: ErrorSite,
-}
-
-impl TrackedResponse {
-    pub(crate) fn new(inner: reqwest::Body, progress: Progress, http2: bool) -> Self {
-        TrackedResponse {
-            inner,
-            progress,
-            site: ErrorSite::Exchange {
-                http2,
-                goaway_received: false,
-            },
-        }
-    }
-}
-
-impl Body for TrackedResponse {
-    type Data = Bytes;
-    type Error = EngineFailure;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, EngineFailure>>> {
-        let this = self.get_mut();
-        match ready!(Pin::new(&mut this.inner).poll_frame(cx)) {
-            Some(Ok(frame)) => {
-                if let Some(data) = frame.data_ref() {
-                    this.progress.read(data.len());
-                }
-                Poll::Ready(Some(Ok(frame)))
-            }
-            Some(Err(e)) => {
-                let signal = classify(&e, this.site);
-                Poll::Ready(Some(Err(EngineFailure::new(signal, e))))
-            }
-            None => Poll::Ready(None),
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
-    }
-
-    fn size_hint(&self) -> SizeHint {
-        self.inner.size_hint()
     }
 }
 

@@ -5,13 +5,14 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use evident_core::engine::CountedBody;
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, Engine, EngineFailure, EngineSignal, ResponseBody,
 };
 use http::{Request, Response, Version};
 use http_body_util::BodyExt;
 
-use crate::body::{TrackedBody, TrackedResponse};
+use crate::body::TrackedBody;
 use crate::builder::ReqwestEngineBuilder;
 use crate::classify::{ErrorSite, classify, goaway_signal};
 use crate::hooks;
@@ -134,7 +135,12 @@ impl Engine for ReqwestEngine {
                 let http2 = response.version() == Version::HTTP_2;
                 let response: Response<reqwest::Body> = response.into();
                 let (parts, body) = response.into_parts();
-                let body = TrackedResponse::new(body, progress, http2);
+                let site = ErrorSite::Exchange {
+                    http2,
+                    goaway_received: false,
+                };
+                let body =
+                    CountedBody::new(body, progress, move |e: &reqwest::Error| classify(e, site));
                 Ok(Response::from_parts(parts, body.boxed_unsync()))
             }
             Err(error) => {

@@ -6,10 +6,10 @@ use std::io::{self, Read};
 use std::sync::Arc;
 use std::time::Instant;
 
-use bytes::Bytes;
+use evident_core::engine::CountedReader;
 use evident_core::{
     AttemptContext, AttemptStage, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
-    EngineFailure, EngineSignal, Progress,
+    EngineFailure, EngineSignal,
 };
 use http::header::EXPECT;
 use ureq::{AsSendBody, SendBody};
@@ -17,11 +17,6 @@ use ureq::{AsSendBody, SendBody};
 use crate::attempt::{self, Attempt, BodyShape};
 use crate::builder::UreqEngineBuilder;
 use crate::classify::{ErrorSite, classify, classify_at, request_body_error};
-
-/// The size of the chunks a response body is read in: large enough that a
-/// body of a few hundred kilobytes takes a handful of reads, small enough
-/// not to matter per attempt.
-const RESPONSE_CHUNK_SIZE: usize = 16 * 1024;
 
 /// The `max_idle_age` of a request that must not reuse a pooled connection:
 /// every idle connection is at least this old, so none qualifies.
@@ -140,21 +135,21 @@ impl BlockingEngine for UreqEngine {
                 progress.head_received();
                 let (parts, body) = response.into_parts();
                 // A small announced body gets a small buffer; an unknown or
-                // large one reads in chunks. At least one byte, so that a
-                // read of 0 always means the end.
-                let buf_len = parts
+                // large one reads in chunks. ureq's own size limit is off
+                // (the core enforces its limit); the attempt deadline bounds
+                // every read through ureq's global timeout and the
+                // transport's budget.
+                let length = parts
                     .headers
                     .get(http::header::CONTENT_LENGTH)
                     .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.trim().parse::<usize>().ok())
-                    .unwrap_or(RESPONSE_CHUNK_SIZE)
-                    .clamp(1, RESPONSE_CHUNK_SIZE);
-                let body: Box<dyn BlockingResponseBody> = Box::new(ResponseBody {
-                    reader: body.into_reader(),
-                    progress: progress.clone(),
-                    buf: Vec::new(),
-                    buf_len,
-                });
+                    .and_then(|v| v.trim().parse::<u64>().ok());
+                let body: Box<dyn BlockingResponseBody> = Box::new(
+                    CountedReader::new(body.into_reader(), progress.clone(), |e| {
+                        classify_at(e, ErrorSite::EXCHANGE)
+                    })
+                    .announced_length(length),
+                );
                 Ok(http::Response::from_parts(parts, body))
             }
             Err(e) => Err(EngineFailure::new(classify(&e), e)),
@@ -173,40 +168,6 @@ impl Read for MarkErrors {
                 // Not a failure, and ureq would take it for one.
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 result => return result.map_err(request_body_error),
-            }
-        }
-    }
-}
-
-/// A response body read from ureq's body reader in chunks. ureq's own size
-/// limit is off (the core enforces its limit); the attempt deadline bounds
-/// every read through ureq's global timeout and the transport's budget.
-struct ResponseBody {
-    reader: ureq::BodyReader<'static>,
-    progress: Progress,
-    /// Read buffer, zeroed once per body and reused for every chunk.
-    buf: Vec<u8>,
-    /// Its size: the announced length when smaller than a chunk.
-    buf_len: usize,
-}
-
-impl BlockingResponseBody for ResponseBody {
-    fn next_chunk(&mut self) -> Result<Option<Bytes>, EngineFailure> {
-        if self.buf.is_empty() {
-            self.buf = vec![0; self.buf_len];
-        }
-        loop {
-            match self.reader.read(&mut self.buf) {
-                Ok(0) => return Ok(None),
-                Ok(n) => {
-                    self.progress.read(n);
-                    return Ok(Some(Bytes::copy_from_slice(&self.buf[..n])));
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let signal = classify_at(&e, ErrorSite::EXCHANGE);
-                    return Err(EngineFailure::new(signal, e));
-                }
             }
         }
     }

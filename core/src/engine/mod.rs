@@ -51,7 +51,7 @@
 //! | [`head_written`](Progress::head_written)`()`, enters `WriteBody` | strengthens | late: once the connection took the whole head | the `Idempotency-Key` counts as sent |
 //! | [`body_written`](Progress::body_written)`()`, enters `AwaitHead` | strengthens (implies the head written) | late: once the connection took the whole body | a failure is "sent, no response" |
 //! | [`head_received`](Progress::head_received)`()`, enters `ReadBody` | strengthens | late: when the response head arrived | the server answered |
-//! | [`read`](Progress::read)`(n)` | neither: an observation | as response body bytes are read | the snapshot counts the bytes read |
+//! | [`read`](Progress::read)`(n)` | neither: an observation | as response body bytes are read ([`CountedBody`] and [`CountedReader`] do it) | the snapshot counts the bytes read |
 //! | [`stream_id`](Progress::stream_id)`(id)` | strengthens | late: once the HTTP/2 stream that carries this request is open, and only its id | feeds the GOAWAY last-stream-id proof |
 //!
 //! "Taken by the connection" means handed to the engine's own writer (a
@@ -224,10 +224,13 @@ use crate::progress::Progress;
 
 mod body;
 mod connect;
+mod counted;
 #[doc = include_str!("../../docs/adding-an-engine.md")]
 pub mod guide {}
 #[cfg(feature = "h2")]
 pub mod h2;
+#[cfg(feature = "http1")]
+pub mod http1;
 #[cfg(feature = "rustls")]
 mod options;
 pub mod pool;
@@ -240,6 +243,7 @@ pub use connect::{
     DEFAULT_CONNECTION_ATTEMPT_DELAY, InvalidUri, MAX_CONNECTION_ATTEMPT_DELAY,
     MIN_CONNECTION_ATTEMPT_DELAY, Origin, Scheme, connect, connect_blocking, interleave,
 };
+pub use counted::{CountedBody, CountedReader, READ_CHUNK_BYTES};
 #[cfg(feature = "rustls")]
 pub use options::{EngineOption, EngineOptions, ValidOptions};
 pub use resolve::{HostOverride, HostOverrides, resolve, resolve_blocking};

@@ -1,6 +1,6 @@
 //! The guide's async walkthrough, as a crate: an async HTTP/1.1 engine over
-//! [`tokio::net::TcpStream`] (plus tokio-rustls for `https://`), with
-//! `httparse` for the response head, written only from
+//! [`tokio::net::TcpStream`] (plus tokio-rustls for `https://`), with the
+//! kit's HTTP/1.1 framing ([`evident_core::engine::http1`]), written only from
 //! the engine guide (`evident_core::engine::guide`, the file
 //! `core/docs/adding-an-engine.md`) and evident's public API.
 //!
@@ -20,7 +20,8 @@
 //! | report the head and body boundaries, late | [`wire::write_request`] |
 //! | an early answer (RFC 9112 §9.6) | [`AsyncTeachingEngine`]'s `send` |
 //! | a response body that counts and classifies | [`wire::read_response`] |
-//! | a classifier that only translates | [`signal`] |
+//! | HTTP/1.1 framing: the head, chunked bodies, the response read back | the kit's [`http1`](evident_core::engine::http1), in [`wire`] |
+//! | a classifier that only translates | the kit's [`socket_signal`], in `open` and `wire` |
 //! | timeouts | none here: the core drops the future (or the body) |
 //!
 //! ```no_run
@@ -46,9 +47,9 @@ pub mod wire;
 use std::io;
 use std::sync::Arc;
 
-use evident_core::classify_helpers::{RequestBodyError, find, no_unwrap};
+use evident_core::classify_helpers::socket_signal;
 use evident_core::engine::{ConnectTiming, ErrorSite, Origin, Scheme, peer_went_away};
-use evident_core::tls::{ALPN_HTTP1, TlsOptions, rustls_signal};
+use evident_core::tls::{ALPN_HTTP1, TlsOptions};
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, BoxError, ConfigError, Engine, EngineFailure,
     EngineSignal, HostOverrides, ResponseBody,
@@ -185,32 +186,5 @@ pub async fn open(
 
 /// One address's failure at `site`.
 fn failed(e: io::Error, site: ErrorSite) -> (EngineSignal, BoxError) {
-    (signal(&e, site), e.into())
-}
-
-/// The classifier: the signal `error` means at `site`. It only translates;
-/// it never looks at the progress.
-///
-/// ```
-/// use std::io;
-/// use evident_core::{engine::ErrorSite, EngineSignal};
-/// use evident_teaching_engine_async::signal;
-///
-/// let eof = io::Error::from(io::ErrorKind::UnexpectedEof);
-/// assert_eq!(signal(&eof, ErrorSite::TlsHandshake), EngineSignal::TlsHandshake);
-/// assert_eq!(signal(&eof, ErrorSite::EXCHANGE), EngineSignal::ConnectionClosed);
-/// ```
-pub fn signal(error: &io::Error, site: ErrorSite) -> EngineSignal {
-    // `find` walks through `io::Error::get_ref()`: rustls errors hide there.
-    if let Some(tls) = find::<rustls::Error>(error, no_unwrap) {
-        return rustls_signal(tls, site.is_tls_handshake());
-    }
-    if find::<RequestBodyError>(error, no_unwrap).is_some() {
-        return EngineSignal::RequestBody;
-    }
-    match site.io_signal(error.kind()) {
-        EngineSignal::TimedOut => EngineSignal::TimedOut,
-        _ if site.is_tls_handshake() => EngineSignal::TlsHandshake,
-        other => other,
-    }
+    (socket_signal(&e, site), e.into())
 }

@@ -1,4 +1,6 @@
 //! HTTP/1.1 on the wire, async: writing the request, reading the response.
+//! The framing is the kit's ([`evident_core::engine::http1`]: it encodes
+//! and decodes, and does no I/O); every byte passes through here.
 //!
 //! The progress is fed at the boundaries the core needs: `WriteHead` before
 //! the first byte; `start_write` before every write and `wrote(n)` after
@@ -8,47 +10,25 @@
 
 use std::io;
 
-use bytes::{Bytes, BytesMut};
-use evident_core::classify_helpers::RequestBodyError;
+use bytes::BytesMut;
+use evident_core::classify_helpers::{RequestBodyError, socket_signal};
 use evident_core::engine::ErrorSite;
-use evident_core::{AttemptBody, AttemptStage, BoxError, EngineFailure, EngineSignal, Progress};
-use evident_core::{ResponseBody, engine::EARLY_ANSWER_LIMIT};
-use http::header::{CONTENT_LENGTH, HOST, TRANSFER_ENCODING};
+use evident_core::engine::http1::{
+    BodyDecoder, Decoded, LAST_CHUNK, READ_BYTES, RequestFraming, encode_chunk, encode_head,
+    parse_head,
+};
+use evident_core::{
+    AttemptBody, AttemptStage, EngineFailure, EngineSignal, Progress, ResponseBody,
+};
 use http_body::Frame;
 use http_body_util::{BodyExt, StreamBody};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::{Conn, signal};
-
-/// The largest response head accepted: the core's bound on an answer read
-/// after a failed write, far above any real head.
-pub const MAX_HEAD_BYTES: usize = EARLY_ANSWER_LIMIT;
-
-/// The most response header fields accepted.
-pub const MAX_HEADERS: usize = 100;
-
-/// The longest chunk-size or trailer line accepted.
-pub const MAX_LINE_BYTES: usize = 4 * 1024;
-
-/// The size of the pieces a body is read in.
-pub const CHUNK_BYTES: usize = 16 * 1024;
+use crate::Conn;
 
 /// An I/O error while writing the request or reading the response.
 fn exchange(e: io::Error) -> EngineFailure {
-    EngineFailure::new(signal(&e, ErrorSite::EXCHANGE), e)
-}
-
-/// The response broke HTTP/1.1.
-fn protocol(why: impl Into<BoxError>) -> EngineFailure {
-    EngineFailure::new(EngineSignal::Protocol, why)
-}
-
-/// The peer closed before the response was complete.
-fn closed_early(what: &str) -> EngineFailure {
-    exchange(io::Error::new(
-        io::ErrorKind::UnexpectedEof,
-        what.to_owned(),
-    ))
+    EngineFailure::new(socket_signal(&e, ErrorSite::EXCHANGE), e)
 }
 
 /// Hands `bytes` to the connection: the write is marked started first (it
@@ -85,37 +65,6 @@ async fn flush(conn: &mut Conn, progress: &Progress) -> Result<(), EngineFailure
     conn.flush().await.map_err(exchange)
 }
 
-/// The request head. The body's framing is this engine's: a framing header
-/// the caller set is replaced.
-fn head(parts: &http::request::Parts, body: &AttemptBody) -> Vec<u8> {
-    let target = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let mut out = format!("{} {target} HTTP/1.1\r\n", parts.method).into_bytes();
-    if !parts.headers.contains_key(HOST)
-        && let Some(authority) = parts.uri.authority()
-    {
-        out.extend_from_slice(format!("host: {}\r\n", authority.as_str()).as_bytes());
-    }
-    for (name, value) in &parts.headers {
-        if name == CONTENT_LENGTH || name == TRANSFER_ENCODING {
-            continue;
-        }
-        out.extend_from_slice(name.as_str().as_bytes());
-        out.extend_from_slice(b": ");
-        out.extend_from_slice(value.as_bytes());
-        out.extend_from_slice(b"\r\n");
-    }
-    match body {
-        AttemptBody::Empty => {}
-        AttemptBody::Full(b) => {
-            let len = b.as_ref().map_or(0, Bytes::len);
-            out.extend_from_slice(format!("content-length: {len}\r\n").as_bytes());
-        }
-        AttemptBody::Stream(_) => out.extend_from_slice(b"transfer-encoding: chunked\r\n"),
-    }
-    out.extend_from_slice(b"\r\n");
-    out
-}
-
 /// Writes the request: head, then body.
 pub async fn write_request(
     conn: &mut Conn,
@@ -124,7 +73,8 @@ pub async fn write_request(
     progress: &Progress,
 ) -> Result<(), EngineFailure> {
     progress.enter(AttemptStage::WriteHead);
-    write_counted(conn, &head(parts, &body), progress).await?;
+    let head = encode_head(parts, RequestFraming::of(&body));
+    write_counted(conn, &head, progress).await?;
     flush(conn, progress).await?;
     // Late, once the connection took it: the `Idempotency-Key` is sent.
     progress.head_written();
@@ -138,18 +88,12 @@ pub async fn write_request(
                 let frame = frame.map_err(|e| {
                     EngineFailure::new(EngineSignal::RequestBody, RequestBodyError::new(e))
                 })?;
-                let Ok(data) = frame.into_data() else {
-                    continue; // trailers: not sent by this engine
-                };
-                if data.is_empty() {
-                    continue;
+                // Trailers are not sent by this engine.
+                if let Ok(data) = frame.into_data() {
+                    write_counted(conn, &encode_chunk(&data), progress).await?;
                 }
-                let mut chunk = format!("{:x}\r\n", data.len()).into_bytes();
-                chunk.extend_from_slice(&data);
-                chunk.extend_from_slice(b"\r\n");
-                write_counted(conn, &chunk, progress).await?;
             }
-            write_counted(conn, b"0\r\n\r\n", progress).await?;
+            write_counted(conn, LAST_CHUNK, progress).await?;
         }
     }
     flush(conn, progress).await?;
@@ -157,294 +101,78 @@ pub async fn write_request(
     Ok(())
 }
 
-/// The connection, buffered for reading.
-type Reader = BufReader<Conn>;
-
-/// Appends one line (up to and including `\n`) to `out`, reading at most
-/// `limit` bytes.
-async fn read_line(
-    reader: &mut Reader,
-    out: &mut Vec<u8>,
-    limit: usize,
-) -> Result<(), EngineFailure> {
-    let n = (&mut *reader)
-        .take(limit as u64)
-        .read_until(b'\n', out)
-        .await
-        .map_err(exchange)?;
-    if out.ends_with(b"\n") {
-        Ok(())
-    } else if n == limit {
-        Err(protocol("a response line is too long"))
-    } else {
-        Err(closed_early(
-            "the connection closed in the middle of a line",
-        ))
-    }
+/// Reads what the connection has into `buf`: the bytes read, `0` at its
+/// end.
+async fn fill(conn: &mut Conn, buf: &mut BytesMut) -> Result<usize, EngineFailure> {
+    buf.reserve(READ_BYTES);
+    conn.read_buf(buf).await.map_err(exchange)
 }
 
-/// Reads the response head, up to and including its empty line.
-async fn read_head(reader: &mut Reader) -> Result<Vec<u8>, EngineFailure> {
-    let mut head = Vec::new();
-    loop {
-        let start = head.len();
-        read_line(reader, &mut head, MAX_HEAD_BYTES - start).await?;
-        if matches!(&head[start..], b"\r\n" | b"\n") {
-            return Ok(head);
-        }
-    }
-}
-
-/// Reads the response head (skipping interim `1xx` answers) and returns the
+/// Reads the response head (interim `1xx` answers skipped) and returns the
 /// response, its body still on the connection.
 pub async fn read_response(
-    conn: Conn,
+    mut conn: Conn,
     is_head_request: bool,
     progress: &Progress,
 ) -> Result<http::Response<ResponseBody>, EngineFailure> {
-    let mut reader = BufReader::new(conn);
-    loop {
-        let raw = read_head(&mut reader).await?;
-        let mut fields = [httparse::EMPTY_HEADER; MAX_HEADERS];
-        let mut parsed = httparse::Response::new(&mut fields);
-        match parsed.parse(&raw) {
-            Ok(httparse::Status::Complete(_)) => {}
-            Ok(httparse::Status::Partial) => return Err(protocol("an incomplete response head")),
-            Err(e) => return Err(protocol(e)),
+    let mut buf = BytesMut::new();
+    let (response, decoder) = loop {
+        if let Some(parsed) = parse_head(&mut buf, is_head_request)? {
+            break parsed;
         }
-        let code = parsed.code.unwrap_or_default();
-        if (100..200).contains(&code) && code != 101 {
-            continue;
+        if fill(&mut conn, &mut buf).await? == 0 {
+            let e = io::Error::new(io::ErrorKind::UnexpectedEof, "closed before a whole head");
+            return Err(exchange(e));
         }
-        let mut response = http::Response::builder()
-            .status(code)
-            .version(http::Version::HTTP_11);
-        for field in parsed.headers.iter() {
-            response = response.header(field.name, field.value);
-        }
-        let framing = framing(is_head_request, code, parsed.headers)?;
-        let response = response.body(()).map_err(protocol)?;
-        // Late: the whole head arrived and parsed.
-        progress.head_received();
-        let body = Body {
-            reader,
-            framing,
-            progress: progress.clone(),
-        };
-        return Ok(response.map(|()| body.into_response_body()));
-    }
-}
-
-/// How the response body ends.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Framing {
-    /// After this many more bytes.
-    Length(u64),
-    /// When the server closes the connection.
-    UntilClose,
-    /// Chunked: next is a chunk-size line...
-    ChunkSize,
-    /// ...then this many bytes of chunk data...
-    ChunkData(u64),
-    /// ...then the CRLF ending the chunk.
-    ChunkEnd,
-    /// The body is complete.
-    Done,
-}
-
-/// The body's framing, from RFC 9112 §6.3.
-fn framing(
-    is_head_request: bool,
-    code: u16,
-    fields: &[httparse::Header<'_>],
-) -> Result<Framing, EngineFailure> {
-    if is_head_request || code == 204 || code == 304 {
-        return Ok(Framing::Done);
-    }
-    let value = |name: &'static str| {
-        fields
-            .iter()
-            .filter(move |f| f.name.eq_ignore_ascii_case(name))
-            .map(|f| String::from_utf8_lossy(f.value).trim().to_ascii_lowercase())
     };
-    if let Some(codings) = value("transfer-encoding").next_back() {
-        return Ok(if codings.ends_with("chunked") {
-            Framing::ChunkSize
-        } else {
-            Framing::UntilClose
-        });
-    }
-    let mut lengths = value("content-length");
-    match lengths.next() {
-        None => Ok(Framing::UntilClose),
-        Some(first) => {
-            if lengths.any(|other| other != first) {
-                return Err(protocol("conflicting content-length fields"));
-            }
-            let n = first
-                .parse()
-                .map_err(|_| protocol("an invalid content-length"))?;
-            Ok(if n == 0 {
-                Framing::Done
-            } else {
-                Framing::Length(n)
-            })
+    // Late: the whole head arrived and parsed.
+    progress.head_received();
+    let body = Body {
+        conn,
+        buf,
+        decoder,
+        progress: progress.clone(),
+    };
+    // The body as the core takes it: frames of data, or an
+    // `EngineFailure` (a reset mid-body is `ConnectionReset`, a short body
+    // `ConnectionClosed`), and nothing after a failure.
+    let frames = futures_util::stream::unfold(Some(body), |body| async move {
+        let mut body = body?;
+        match body.next_chunk().await {
+            Ok(None) => None,
+            Ok(Some(data)) => Some((Ok(Frame::data(data)), Some(body))),
+            Err(failure) => Some((Err(failure), None)),
         }
-    }
+    });
+    Ok(response.map(|()| StreamBody::new(frames).boxed_unsync()))
 }
 
 /// A response body read off the connection; the connection closes when it
 /// is dropped (by the caller, or by the core at the deadline).
 struct Body {
-    reader: Reader,
-    framing: Framing,
+    conn: Conn,
+    /// What was read and not yet decoded.
+    buf: BytesMut,
+    decoder: BodyDecoder,
     progress: Progress,
 }
 
 impl Body {
-    /// The body as the core takes it: frames of data, or an
-    /// [`EngineFailure`] the core classifies (a reset mid-body is
-    /// `ConnectionReset`, a short body `ConnectionClosed`).
-    fn into_response_body(self) -> ResponseBody {
-        let frames = futures_util::stream::unfold(self, |mut body| async move {
-            match body.next_chunk().await {
-                Ok(None) => None,
-                Ok(Some(data)) => Some((Ok(Frame::data(data)), body)),
-                Err(failure) => {
-                    // Nothing more after a failure.
-                    body.framing = Framing::Done;
-                    Some((Err(failure), body))
-                }
-            }
-        });
-        StreamBody::new(frames).boxed_unsync()
-    }
-
-    /// Reads up to `max` bytes, counting them (empty at the end of stream).
-    async fn read_some(&mut self, max: u64) -> Result<Bytes, EngineFailure> {
-        let len = usize::try_from(max).map_or(CHUNK_BYTES, |m| m.min(CHUNK_BYTES));
-        let mut buf = BytesMut::zeroed(len);
-        let n = self.reader.read(&mut buf).await.map_err(exchange)?;
-        self.progress.read(n);
-        buf.truncate(n);
-        Ok(buf.freeze())
-    }
-
-    /// Reads a framing line (chunk size, chunk end, trailer).
-    async fn line(&mut self) -> Result<Vec<u8>, EngineFailure> {
-        let mut line = Vec::new();
-        read_line(&mut self.reader, &mut line, MAX_LINE_BYTES).await?;
-        Ok(line)
-    }
-
     /// The next piece of the body, `None` at its end.
-    async fn next_chunk(&mut self) -> Result<Option<Bytes>, EngineFailure> {
+    async fn next_chunk(&mut self) -> Result<Option<bytes::Bytes>, EngineFailure> {
         loop {
-            match self.framing {
-                Framing::Done => return Ok(None),
-                Framing::Length(left) => {
-                    let data = self.read_some(left).await?;
-                    if data.is_empty() {
-                        return Err(closed_early("the body is shorter than its content-length"));
-                    }
-                    let left = left - data.len() as u64;
-                    self.framing = if left == 0 {
-                        Framing::Done
-                    } else {
-                        Framing::Length(left)
-                    };
+            match self.decoder.decode(&mut self.buf)? {
+                Decoded::Data(data) => {
+                    self.progress.read(data.len());
                     return Ok(Some(data));
                 }
-                Framing::UntilClose => {
-                    let data = self.read_some(CHUNK_BYTES as u64).await?;
-                    if data.is_empty() {
-                        self.framing = Framing::Done;
-                        return Ok(None);
+                Decoded::End => return Ok(None),
+                Decoded::NeedMore => {
+                    if fill(&mut self.conn, &mut self.buf).await? == 0 {
+                        self.decoder.closed()?;
                     }
-                    return Ok(Some(data));
-                }
-                Framing::ChunkSize => {
-                    let line = self.line().await?;
-                    self.framing = match httparse::parse_chunk_size(&line) {
-                        Ok(httparse::Status::Complete((_, 0))) => {
-                            // The last chunk; skip the trailer fields.
-                            while !matches!(self.line().await?.as_slice(), b"\r\n" | b"\n") {}
-                            Framing::Done
-                        }
-                        Ok(httparse::Status::Complete((_, size))) => Framing::ChunkData(size),
-                        _ => return Err(protocol("an invalid chunk-size line")),
-                    };
-                }
-                Framing::ChunkData(left) => {
-                    let data = self.read_some(left).await?;
-                    if data.is_empty() {
-                        return Err(closed_early("the body ended inside a chunk"));
-                    }
-                    let left = left - data.len() as u64;
-                    self.framing = if left == 0 {
-                        Framing::ChunkEnd
-                    } else {
-                        Framing::ChunkData(left)
-                    };
-                    return Ok(Some(data));
-                }
-                Framing::ChunkEnd => {
-                    if !matches!(self.line().await?.as_slice(), b"\r\n" | b"\n") {
-                        return Err(protocol("a chunk is longer than its size"));
-                    }
-                    self.framing = Framing::ChunkSize;
                 }
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_engine_frames_the_body_and_drops_the_callers_framing_headers() {
-        let (parts, ()) = http::Request::post("http://localhost:8080/pay?x=1")
-            .header("content-length", "999")
-            .header("idempotency-key", "k1")
-            .body(())
-            .unwrap()
-            .into_parts();
-        let head = head(&parts, &AttemptBody::Full(Some(Bytes::from_static(b"{}"))));
-        assert_eq!(
-            String::from_utf8(head).unwrap(),
-            "POST /pay?x=1 HTTP/1.1\r\nhost: localhost:8080\r\nidempotency-key: k1\r\ncontent-length: 2\r\n\r\n"
-        );
-    }
-
-    #[test]
-    fn body_framing_follows_rfc_9112() {
-        let field = |name, value: &'static str| httparse::Header {
-            name,
-            value: value.as_bytes(),
-        };
-        let f = |fields: &[httparse::Header<'_>]| framing(false, 200, fields).ok();
-        assert_eq!(
-            f(&[field("Content-Length", "10")]),
-            Some(Framing::Length(10))
-        );
-        assert_eq!(
-            f(&[
-                field("transfer-encoding", "chunked"),
-                field("content-length", "3")
-            ]),
-            Some(Framing::ChunkSize)
-        );
-        assert_eq!(f(&[]), Some(Framing::UntilClose));
-        assert_eq!(
-            f(&[field("content-length", "1"), field("content-length", "2")]),
-            None
-        );
-        assert_eq!(
-            framing(true, 200, &[field("content-length", "10")]).ok(),
-            Some(Framing::Done)
-        );
-        assert_eq!(framing(false, 204, &[]).ok(), Some(Framing::Done));
     }
 }

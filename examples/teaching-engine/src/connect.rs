@@ -13,14 +13,14 @@ use std::net::TcpStream;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evident_core::engine::{ConnectTiming, Origin, Scheme, connect_blocking};
+use evident_core::classify_helpers::socket_signal;
+use evident_core::engine::{ConnectTiming, ErrorSite, Origin, Scheme, connect_blocking};
+use evident_core::tls::read_plaintext;
 use evident_core::{
     AttemptContext, AttemptStage, BoxError, EngineFailure, EngineSignal, HostOverrides,
 };
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use rustls_pki_types::ServerName;
-
-use crate::classify::{ErrorSite, signal};
 
 /// The shortest socket timeout set: `set_read_timeout(Some(ZERO))` is an
 /// error, and a budget this small is as good as spent.
@@ -80,10 +80,14 @@ pub enum Conn {
 }
 
 impl Read for Conn {
+    /// Reading writes nothing, over TLS too ([`read_plaintext`]): after a
+    /// write failed because the server answered early and went away, the
+    /// answer is read without retrying the records the write left. (This
+    /// engine writes nothing after the request, so no record waits then.)
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Conn::Tcp(s) => s.read(buf),
-            Conn::Tls(s) => s.read(buf),
+            Conn::Tls(s) => read_plaintext(&mut s.conn, &mut s.sock, buf),
         }
     }
 }
@@ -155,7 +159,7 @@ pub fn open(
 
 /// One address's failure at `site`.
 fn failed(e: io::Error, site: ErrorSite) -> (EngineSignal, BoxError) {
-    (signal(&e, site), e.into())
+    (socket_signal(&e, site), e.into())
 }
 
 impl Socket {

@@ -1,6 +1,7 @@
 //! A small engine that proves the guide: a blocking HTTP/1.1 engine over a
-//! plain [`std::net::TcpStream`] (plus rustls for `https://`), with
-//! `httparse` for the response head, written only from the engine guide
+//! plain [`std::net::TcpStream`] (plus rustls for `https://`), with the
+//! kit's HTTP/1.1 framing ([`evident_core::engine::http1`]), written only
+//! from the engine guide
 //! (`evident_core::engine::guide`, the file `core/docs/adding-an-engine.md`)
 //! and evident's public API.
 //!
@@ -14,8 +15,10 @@
 //! | enter each stage before the step that can fail in it | [`connect`] (resolve, connect, TLS), [`wire::send`] (write head, write body) |
 //! | mark a write started, count request bytes, so "nothing written" is a proof | [`wire::send`]: `start_write` before every write, `wrote` for what the connection accepted |
 //! | report the head and body boundaries | [`wire::send`] |
+//! | an early answer (RFC 9112 §9.6): when a write fails because the server went away, read its answer | [`TeachingEngine`]'s `send`, and [`connect::Conn`]'s read, which writes nothing |
+//! | HTTP/1.1 framing: the head, chunked bodies, the response read back | the kit's [`http1`](evident_core::engine::http1), in [`wire`] |
 //! | bound every blocking call by the attempt's deadline | [`connect::Socket`] |
-//! | a classifier that only translates | [`classify`] |
+//! | a classifier that only translates | the kit's [`socket_signal`](evident_core::classify_helpers::socket_signal): an engine over its own sockets and rustls has nothing else to translate |
 //! | no hidden behaviour: no retry, no redirect, no proxy, no decompression | nothing here does any of it; a 3xx is returned as an answer |
 //!
 //! Every attempt opens its own connection and closes it when the response
@@ -43,13 +46,13 @@
 #![warn(missing_docs, unreachable_pub, rust_2018_idioms)]
 #![forbid(unsafe_code)]
 
-pub mod classify;
 pub mod connect;
 pub mod wire;
 
 use std::sync::Arc;
 use std::time::Instant;
 
+use evident_core::engine::peer_went_away;
 use evident_core::{
     AttemptContext, AttemptStage, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
     ConfigError, EngineFailure, EngineSignal, HostOverrides,
@@ -99,11 +102,25 @@ impl BlockingEngine for TeachingEngine {
         }
 
         let (parts, body) = request.into_parts();
-        let socket = connect::open(&parts.uri, &self.overrides, &self.tls, attempt)?;
+        let mut conn = connect::open(&parts.uri, &self.overrides, &self.tls, attempt)?;
         let is_head = parts.method == http::Method::HEAD;
-        let reader = wire::send(socket, &parts, body, progress)?;
-        let response = wire::receive(reader, is_head, progress)?;
-        progress.head_received();
-        Ok(response)
+        if let Err(failure) = wire::send(&mut conn, &parts, body, progress) {
+            // A server may answer before it read the whole request, then
+            // close or reset (RFC 9112 §9.6): the answer is on the socket,
+            // behind the failed write. Read it (reading writes nothing);
+            // without one, the write's failure stands.
+            if !(progress.snapshot().head_written() && went_away(&failure)) {
+                return Err(failure);
+            }
+            return wire::receive(conn, is_head, progress).map_err(|_| failure);
+        }
+        wire::receive(conn, is_head, progress)
     }
+}
+
+/// Whether a write failed because the peer closed or reset the connection.
+fn went_away(failure: &EngineFailure) -> bool {
+    std::error::Error::source(failure)
+        .and_then(|e| e.downcast_ref::<std::io::Error>())
+        .is_some_and(|e| peer_went_away(e.kind()))
 }
