@@ -18,7 +18,8 @@
 //!   after the ClientHello.
 //! * [`NeverReadsServer`] — accepts and never reads: a large head never
 //!   fully leaves the client.
-//! * [`ConnectTimeoutServer`] — connects that hang in SYN-SENT;
+//! * [`ConnectTimeoutServer`] — connects that hang in SYN-SENT
+//!   ([`SilentListener`] is the same fault without a runtime);
 //!   [`refused_addr`] — connects that are refused.
 //! * [`TestPki`] — the CA a client trusts, generated once per process.
 //!
@@ -68,5 +69,5 @@ pub use ledger::{
 pub use pki::{ALPN_H2, ALPN_HTTP1, SERVER_NAMES, ServerIdentity, TestPki};
 pub use reply::Reply;
 pub use server::{DEFAULT_LIFETIME, LabServer};
-pub use tcp::{ConnectTimeoutServer, NeverReadsServer};
+pub use tcp::{ConnectTimeoutServer, NeverReadsServer, SilentListener};
 pub use tls::{TlsFault, TlsFaultServer};

@@ -77,36 +77,82 @@ impl ConnectTimeoutServer {
     /// be produced here: `ErrorKind::Unsupported`).
     pub fn start(self) -> io::Result<LabServer> {
         let handle = runtime()?;
-        let socket = loopback_socket(self.listen.addr)?;
+        let silent = SilentListener::bind(self.listen.addr)?;
+        let addr = silent.addr();
+        let (stop_tx, stop) = self.listen.stop_channel();
+        handle.spawn(async move {
+            stop.wait().await;
+            drop(silent);
+        });
+        Ok(LabServer::new(addr, Ledger::new(), false, stop_tx))
+    }
+}
+
+/// A listening loopback port that completes no TCP handshake, with no
+/// runtime and no ledger: the connect-timeout fault by itself, for a
+/// blocking test or one that builds its own lab around it (a name whose
+/// first address is silent). Dropping it closes the listener and its
+/// fillers. [`ConnectTimeoutServer`] is this, run as a lab server.
+///
+/// ```
+/// use std::time::Duration;
+/// use evident_conformance::lab::SilentListener;
+///
+/// let silent = SilentListener::bind("127.0.0.1:0".parse().unwrap())?;
+/// let connect = std::net::TcpStream::connect_timeout(&silent.addr(), Duration::from_millis(100));
+/// assert_eq!(connect.unwrap_err().kind(), std::io::ErrorKind::TimedOut);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct SilentListener {
+    addr: SocketAddr,
+    _listener: socket2::Socket,
+    _fillers: Vec<TcpStream>,
+}
+
+impl SilentListener {
+    /// Listens on `addr` (loopback; port 0 picks a free port), fills the
+    /// accept queue and checks that one more connect does not complete
+    /// within 200 ms (so this blocks the calling thread for about that
+    /// long).
+    ///
+    /// # Errors
+    ///
+    /// If the address is not loopback or cannot be bound, or the kernel
+    /// keeps completing connects (the fault cannot be produced here:
+    /// `ErrorKind::Unsupported`).
+    pub fn bind(addr: SocketAddr) -> io::Result<SilentListener> {
+        let socket = loopback_socket(addr)?;
         socket.listen(BACKLOG)?;
         let addr = socket
             .local_addr()?
             .as_socket()
             .ok_or_else(|| io::Error::other("listener has no IP address"))?;
         let mut fillers = Vec::new();
-        let mut full = false;
         for _ in 0..MAX_FILLERS {
             match TcpStream::connect_timeout(&addr, FILL_PROBE) {
                 Ok(filler) => fillers.push(filler),
                 Err(e) if e.kind() == io::ErrorKind::TimedOut => {
-                    full = true;
-                    break;
+                    return Ok(SilentListener {
+                        addr,
+                        _listener: socket,
+                        _fillers: fillers,
+                    });
                 }
                 Err(e) => return Err(e),
             }
         }
-        if !full {
-            return Err(io::Error::new(
-                io::ErrorKind::Unsupported,
-                format!("{MAX_FILLERS} connects completed: the accept queue does not fill here"),
-            ));
-        }
-        let (stop_tx, stop) = self.listen.stop_channel();
-        handle.spawn(async move {
-            stop.wait().await;
-            drop((socket, fillers));
-        });
-        Ok(LabServer::new(addr, Ledger::new(), false, stop_tx))
+        Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            format!(
+                "{MAX_FILLERS} connects to {addr} completed: the accept queue does not fill here"
+            ),
+        ))
+    }
+
+    /// The address whose connects hang.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
     }
 }
 
