@@ -333,9 +333,6 @@ const REQWEST_ABANDONED_AT_TLS: &str = "over https with HTTP/2 offered, hyper-ut
 /// attempt so that libcurl cannot re-send a request on its own).
 #[cfg(feature = "isahc")]
 pub fn isahc() -> EngineUnderTest {
-    use crate::scenario::{Expect, Then};
-    use evident_core::decide::{RetryReason as R, StopReason as X};
-    use evident_core::{AttemptStage as S, ExecutionEvidence as E, FailureCategory as C};
     use std::sync::Arc;
     let driver = EngineUnderTest::asynchronous("isahc", |env| {
         Arc::new(
@@ -353,32 +350,6 @@ pub fn isahc() -> EngineUnderTest {
          engine speaks HTTP/1.1 only. Closing this needs a libcurl option to \
          turn that re-send off, or isahc exposing one",
     )
-    .known_gap(crate::harness::KnownGap::records(
-        "tls_handshake_stalls",
-        "the handshake timeout is recorded at `connect`, not `tls`",
-        vec![vec![
-            Expect::failed(
-                S::Connect,
-                C::ConnectTimeout,
-                E::NotSent,
-                Then::Retry(R::NotSent),
-            ),
-            Expect::failed(
-                S::Connect,
-                C::ConnectTimeout,
-                E::NotSent,
-                Then::Stop(X::AttemptsExhausted),
-            ),
-        ]],
-        0,
-        None,
-        "nothing libcurl 8.22 or isahc 2.0.2 reports about a transfer that timed out shows \
-         that TCP was up: curl fills the connected address only once TLS is up too, sets its \
-         connect time only when the whole chain connects or a filter fails (its timeout path \
-         does neither), and isahc hands over metrics only with a response. Category, evidence \
-         and decision are the same. Closed by isahc exposing curl's debug or socket callbacks \
-         per transfer, or by the adapter dialing TCP itself",
-    ))
     .known_gap(crate::harness::KnownGap::category(
         "idempotency_key_head_never_left",
         evident_core::FailureCategory::Timeout,

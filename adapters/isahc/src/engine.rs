@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use evident_core::engine::{ConnectTiming, interleave};
+use evident_core::engine::{ConnectTiming, ErrorSite, interleave};
 use evident_core::{
-    AttemptBody, AttemptContext, AttemptStage, ConnectFailures, Engine, EngineFailure,
+    AttemptBody, AttemptContext, AttemptStage, BoxError, ConnectFailures, Engine, EngineFailure,
     EngineSignal, HostOverrides, Progress, ResponseBody,
 };
 use http::{HeaderMap, Method, StatusCode};
@@ -21,6 +21,7 @@ use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
 use crate::classify::{before_connected, classify_transfer, is_connect_failure};
 use crate::identity::IdentityFiles;
+use crate::relay::Relay;
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
 /// curl must report its timeout (with or without a connected address, which
@@ -102,11 +103,11 @@ impl IsahcEngine {
         }
     }
 
-    /// One transfer to one address: the whole transfer within `budget`,
+    /// One transfer through `dialer`: the whole transfer within `budget`,
     /// its connection (TCP and TLS) within `connect_limit`.
     fn request(
         parts: &http::request::Parts,
-        addr: SocketAddr,
+        dialer: Dialer,
         budget: Option<Duration>,
         connect_limit: Option<Duration>,
         body: isahc::AsyncBody,
@@ -114,9 +115,9 @@ impl IsahcEngine {
         let mut builder = http::Request::builder()
             .method(parts.method.clone())
             .uri(parts.uri.clone())
-            // curl connects to this address, whatever the URL's host says;
-            // the URL still names the host for `Host` and TLS.
-            .dial(Dialer::ip_socket(addr));
+            // curl connects there, whatever the URL's host says; the URL
+            // still names the host for `Host` and TLS.
+            .dial(dialer);
         if let Some(budget) = budget {
             builder = builder.timeout(budget);
         }
@@ -248,6 +249,10 @@ impl Engine for IsahcEngine {
                 progress.enter(AttemptStage::WriteHead);
             }
         };
+        // The relay needs Unix sockets; elsewhere curl dials, and a stalled
+        // handshake is recorded at `connect`.
+        let https = origin.is_https();
+        let relayed = cfg!(unix) && https;
         let mut failures = ConnectFailures::new();
         let last = addrs.len().saturating_sub(1);
         for (index, addr) in addrs.into_iter().enumerate() {
@@ -264,9 +269,38 @@ impl Engine for IsahcEngine {
             let connect_limit = (index < last)
                 .then_some(self.attempt_delay)
                 .filter(|limit| budget.is_none_or(|budget| *limit < budget));
+            // For https the adapter dials TCP itself and relays it to curl
+            // (relay.rs): TCP is then known to be up when the handshake
+            // stalls, and the relay proves whether a request record left.
+            let relay = if relayed {
+                match dial(addr, connect_limit.or(budget)).await {
+                    Ok(tcp) => {
+                        progress.enter(AttemptStage::Tls);
+                        let relay = Relay::start(tcp)
+                            .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
+                        Some(relay)
+                    }
+                    Err(e) => {
+                        let signal = ErrorSite::Connect.io_signal(e.kind());
+                        if signal == EngineSignal::TimedOut && connect_limit.is_none() {
+                            // The attempt's own time ran out connecting.
+                            guard.hold().await;
+                            return Err(EngineFailure::new(signal, e));
+                        }
+                        failures.push_at(addr, signal, BoxError::from(e));
+                        continue;
+                    }
+                }
+            } else {
+                None
+            };
+            let dialer = match &relay {
+                Some(relay) => Dialer::unix_socket(relay.path()),
+                None => Dialer::ip_socket(addr),
+            };
             let transfer = Self::request(
                 &parts,
-                addr,
+                dialer,
                 budget,
                 connect_limit,
                 body.for_transfer(progress, &upload),
@@ -286,23 +320,39 @@ impl Engine for IsahcEngine {
                 }
                 Some(Err(error)) => error,
                 None => {
-                    // curl did not report in time; whether it connected is
-                    // unknown, so it may have written.
-                    settle();
+                    // curl did not report in time. Through the relay, sealed
+                    // now, whether a record of the request left is known,
+                    // and none will; without it curl may have written.
+                    let unsent = !upload.touched()
+                        && relay.as_ref().is_some_and(|relay| !relay.facts().seal());
+                    if !unsent {
+                        settle();
+                    }
                     return Err(EngineFailure::new(EngineSignal::TimedOut, AttemptDeadline));
                 }
             };
             let sending_body = upload.touched() && !upload.finished();
-            let signal = classify_transfer(&error, sending_body);
-            // curl reports the connected address only once TCP and TLS are
-            // up, and the easy handle is fresh: without one, and with the
-            // body untouched, curl wrote nothing of this request.
-            let nothing_written = error.remote_addr().is_none() && !upload.touched();
+            let mut signal = classify_transfer(&error, sending_body);
+            let nothing_written = match &relay {
+                // The relay, sealed now, proves whether a record that can
+                // carry the request left; curl's bytes still in the socket
+                // never will.
+                Some(relay) => {
+                    let facts = relay.facts();
+                    let left = facts.seal();
+                    if facts.server_reset() && signal == EngineSignal::ConnectionClosed {
+                        // curl saw the relay close; the server reset.
+                        signal = EngineSignal::ConnectionReset;
+                    }
+                    !left && !upload.touched()
+                }
+                // curl reports the connected address only once TCP and TLS
+                // are up, and the easy handle is fresh: without one, and
+                // with the body untouched, curl wrote nothing.
+                None => error.remote_addr().is_none() && !upload.touched(),
+            };
             let signal = if nothing_written {
-                before_connected(
-                    signal,
-                    parts.uri.scheme() == Some(&http::uri::Scheme::HTTPS),
-                )
+                before_connected(signal, https)
             } else {
                 signal
             };
@@ -311,7 +361,7 @@ impl Engine for IsahcEngine {
             // address is silent, and the next is tried.
             let connect_timed_out = connect_limit.is_some() && signal == EngineSignal::TimedOut;
             if nothing_written && (is_connect_failure(signal) || connect_timed_out) {
-                failures.push_at(addr, signal, error);
+                failures.push_at(addr, signal, BoxError::from(error));
                 continue;
             }
             if !(nothing_written && signal == EngineSignal::TimedOut) {
@@ -331,6 +381,19 @@ impl Engine for IsahcEngine {
             failures.into_failure()
         })
     }
+}
+
+/// Connects TCP to `addr` within `limit` (none: unbounded), with Nagle off
+/// as curl sets it.
+async fn dial(addr: SocketAddr, limit: Option<Duration>) -> std::io::Result<tokio::net::TcpStream> {
+    let tcp = match limit {
+        Some(limit) => tokio::time::timeout(limit, tokio::net::TcpStream::connect(addr))
+            .await
+            .unwrap_or_else(|_| Err(std::io::ErrorKind::TimedOut.into()))?,
+        None => tokio::net::TcpStream::connect(addr).await?,
+    };
+    tcp.set_nodelay(true)?;
+    Ok(tcp)
 }
 
 /// Whether an answer that ended without a single body byte had a complete

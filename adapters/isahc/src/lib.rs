@@ -29,11 +29,16 @@
 //! # Resolving and dialing
 //!
 //! The adapter resolves names itself ([`evident_core::HostOverrides`], IP
-//! literals, the system resolver) and hands curl one address per transfer
-//! (`Dialer::ip_socket`, curl's `CONNECT_TO`). A transfer that fails to
-//! connect (refused, TLS handshake, certificate) moves on to the next
-//! address; which failure surfaces is [`evident_core::ConnectFailures`]'
-//! rule, as on every engine.
+//! literals, the system resolver) and tries one address per transfer. For
+//! `http://` curl dials it (`Dialer::ip_socket`, curl's `CONNECT_TO`). For
+//! `https://` (on Unix) the adapter dials TCP itself and hands curl a Unix
+//! socket relayed, byte for byte, to that connection (`Dialer::unix_socket`):
+//! curl still does TLS, with its own trust and client certificate, and the
+//! adapter learns what curl does not report, that TCP is up and whether a
+//! TLS record that can carry request bytes (application data) left. A
+//! transfer that fails to connect (refused, TLS handshake, certificate)
+//! moves on to the next address; which failure surfaces is
+//! [`evident_core::ConnectFailures`]' rule, as on every engine.
 //!
 //! # Progress, and how each fact is obtained
 //!
@@ -43,9 +48,9 @@
 //! | fact | how | exact? |
 //! | --- | --- | --- |
 //! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
-//! | `Tls` | never entered: curl shows no moment between TCP and TLS. Handshake and certificate failures take the `Tls` stage from their signal, and so does a send or receive failure curl reports before its connected address on `https://` (it needs a connected socket, so it broke the handshake: a server rejecting a client certificate). A timeout during the handshake is reported at `Connect` (the other engines: `Tls`; same category and evidence): for a transfer that timed out, nothing curl or isahc reports shows that TCP was up, neither the connected address nor curl's `CONNECT_TIME`, which its timeout path never sets, and isahc gives metrics only with a response | pre-write either way |
+//! | `Tls` | entered once the adapter's own TCP connect for `https://` succeeded, so a handshake that stalls times out at `Tls`, as on every engine. Handshake and certificate failures also take the `Tls` stage from their signal, and so does a send or receive failure before any request record left (it broke the handshake: a server rejecting a client certificate). Without Unix sockets curl dials, and a stalled handshake is reported at `Connect` (same category and evidence): curl reports nothing that shows TCP was up | exact on Unix; pre-write either way |
 //! | `connection_reused` | always `false`: the client never reuses a connection | exact |
-//! | nothing written | the failed transfer reports no connected address (curl fills it only once TCP and TLS are up; each transfer has a fresh easy handle) and curl never pulled the body | exact |
+//! | nothing written | `https://`: the relay, sealed when the transfer fails (or the adapter's guard ends it), forwarded no application-data record (TLS 1.2 sends none before the handshake ends; TLS 1.3's first is its Finished, counted conservatively) and will forward nothing more; `http://`: the failed transfer reports no connected address (curl fills it once TCP is up; each transfer has a fresh easy handle). Either way curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | late (taken by curl's writer, possibly not yet on the wire) |
 //! | `body_written` (`AwaitHead`) | curl pulled the last body byte | late, as above |
 //! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled a body: a bodyless request, or a head curl never finished. Nothing shows the head was taken, so it is not claimed written (a strengthening fact comes late or not at all): a named gap for bodyless requests | exact as far as it goes |
@@ -140,6 +145,38 @@ mod builder;
 pub mod classify;
 mod engine;
 mod identity;
+#[cfg(unix)]
+mod relay;
+/// Without Unix sockets there is no relay: curl dials (see `relay.rs`).
+#[cfg(not(unix))]
+mod relay {
+    use std::path::Path;
+    use std::sync::Arc;
+
+    pub(crate) enum Relay {}
+    pub(crate) enum Facts {}
+
+    impl Relay {
+        pub(crate) fn start(_: tokio::net::TcpStream) -> std::io::Result<Relay> {
+            Err(std::io::ErrorKind::Unsupported.into())
+        }
+        pub(crate) fn path(&self) -> &Path {
+            match *self {}
+        }
+        pub(crate) fn facts(&self) -> &Arc<Facts> {
+            match *self {}
+        }
+    }
+
+    impl Facts {
+        pub(crate) fn seal(&self) -> bool {
+            match *self {}
+        }
+        pub(crate) fn server_reset(&self) -> bool {
+            match *self {}
+        }
+    }
+}
 
 pub use builder::{IsahcEngineBuilder, SIGNS_NOTHING};
 pub use engine::{CURL_DEADLINE_LEAD_MAX, IncompleteHead, IsahcEngine};

@@ -81,19 +81,11 @@ async fn a_peer_closing_during_the_handshake_is_a_handshake_failure_not_sent() {
     );
 }
 
-/// A named difference, pinned: the other engines record this at `Tls`
-/// (their own connector sees TCP come up); isahc records it at `Connect`.
-/// Category (`ConnectTimeout`) and evidence (`NotSent`) are the same.
-/// Nothing libcurl 8.22 or isahc 2.0.2 reports about a transfer that
-/// timed out shows that TCP was up: curl fills the connected address only
-/// once TLS is up too (`cf-socket.c`, `cf_socket_update_data` on
-/// `CF_CTRL_CONN_INFO_UPDATE`), sets `CONNECT_TIME` only when the whole
-/// chain connects or a filter fails (`connect.c`, `conn_report_stats`),
-/// which its timeout path (`multi.c`, `multi_handle_timeout`) does
-/// neither, and isahc hands over metrics only with a response. The stage
-/// is reported less precisely rather than claimed without proof. Closing it needs a
-/// per-transfer hook isahc does not expose (curl's debug or socket
-/// callbacks), or the adapter dialing TCP itself.
+/// A handshake that stalls after the ClientHello is recorded at `Tls`, as
+/// on every engine: the adapter dialed TCP itself and relays it to curl,
+/// so it knows TCP was up, and the relay proves no application-data record
+/// (the only kind that carries request bytes) left. curl alone reports
+/// nothing that tells this from a connect that never completed.
 #[tokio::test]
 async fn a_handshake_that_never_completes_times_out_as_not_sent() {
     let (listener, addr) = listen().await;
@@ -112,8 +104,7 @@ async fn a_handshake_that_never_completes_times_out_as_not_sent() {
     assert_eq!(failure.signal(), EngineSignal::TimedOut);
     let judged = judged(&failure, &attempt);
     assert_eq!(judged.evidence(), ExecutionEvidence::NotSent);
-    // The named difference: `Tls` on the other engines.
-    assert_eq!(judged.stage(), AttemptStage::Connect);
+    assert_eq!(judged.stage(), AttemptStage::Tls);
     assert_eq!(
         judged.category(),
         evident_core::FailureCategory::ConnectTimeout

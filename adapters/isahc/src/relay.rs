@@ -1,0 +1,431 @@
+//! The adapter's own dialer for `https://`: it connects TCP itself and
+//! hands curl a Unix socket relayed to that connection, so that an attempt
+//! knows what curl cannot tell it.
+//!
+//! curl reports a transfer's connected address only once TCP *and* TLS are
+//! up, and nothing at all about a transfer that timed out in between. With
+//! the relay the adapter knows:
+//!
+//! * that TCP is up: it connected the socket itself, so a handshake that
+//!   stalls is recorded at `tls`, as on every engine;
+//! * whether any byte of the request can have left: curl's TLS records
+//!   pass through here, and only an application-data record (content type
+//!   23) carries request bytes. TLS 1.2 sends none before the handshake is
+//!   over; TLS 1.3 sends its Finished as one, so its first is counted as
+//!   possibly the request (conservative: it weakens the record early);
+//! * that the server reset the connection, which curl, reading a Unix
+//!   socket the relay closes, would see as a close.
+//!
+//! The relay forwards bytes unchanged: curl still does TLS (its own trust,
+//! its own client certificate), and the server sees one TCP connection.
+//! The socket lives in a directory only this user can open, and the relay
+//! serves only a peer in this process (`SO_PEERCRED`).
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::{TcpStream, UnixListener, UnixStream};
+use tokio::sync::oneshot;
+
+/// The size of the relay's buffer in each direction.
+const RELAY_BUFFER_BYTES: usize = 16 * 1024;
+
+/// The longest socket path the kernel takes (`sun_path` is 108 bytes,
+/// NUL included).
+const MAX_SOCKET_PATH: usize = 107;
+
+/// TLS record content types (RFC 8446 §5.1; 24 is heartbeat, RFC 6520).
+const CHANGE_CIPHER_SPEC: u8 = 20;
+const ALERT: u8 = 21;
+const HANDSHAKE: u8 = 22;
+const APPLICATION_DATA: u8 = 23;
+const HEARTBEAT: u8 = 24;
+
+/// Where the request stands on the relay: no record that may carry it
+/// has left, one may have, or the adapter sealed the relay first.
+const OPEN: u8 = 0;
+const LEFT: u8 = 1;
+const SEALED: u8 = 2;
+
+/// What the relay saw of one connection.
+#[derive(Debug, Default)]
+pub(crate) struct Facts {
+    /// [`OPEN`], [`LEFT`] or [`SEALED`].
+    request: AtomicU8,
+    /// The server reset the connection.
+    server_reset: AtomicBool,
+}
+
+impl Facts {
+    /// Called before a record that may carry request bytes is forwarded:
+    /// whether it may be (false once sealed).
+    fn request_leaving(&self) -> bool {
+        match self
+            .request
+            .compare_exchange(OPEN, LEFT, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => true,
+            Err(state) => state == LEFT,
+        }
+    }
+
+    fn sealed(&self) -> bool {
+        self.request.load(Ordering::Acquire) == SEALED
+    }
+
+    /// Stops the relay's forwarding for good, and says whether a byte of
+    /// the request may have left before: `false` proves that none did,
+    /// and none will (curl's bytes still buffered in the socket stay
+    /// there).
+    pub(crate) fn seal(&self) -> bool {
+        match self
+            .request
+            .compare_exchange(OPEN, SEALED, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => false,
+            Err(state) => state == LEFT,
+        }
+    }
+
+    /// Whether the server reset the connection. Set before the relay
+    /// closes curl's side, so it is set by the time curl reports the
+    /// close.
+    pub(crate) fn server_reset(&self) -> bool {
+        self.server_reset.load(Ordering::Acquire)
+    }
+}
+
+/// One relayed connection, as the transfer uses it: curl dials
+/// [`Relay::path`]. Dropping it before curl connected stops the relay and
+/// closes the TCP connection; once curl is connected the relay runs until
+/// either side closes.
+#[derive(Debug)]
+pub(crate) struct Relay {
+    path: PathBuf,
+    facts: Arc<Facts>,
+    _stop_waiting: oneshot::Sender<()>,
+}
+
+impl Relay {
+    /// Listens on a fresh Unix socket and relays its first connection from
+    /// this process to `tcp`.
+    pub(crate) fn start(tcp: TcpStream) -> io::Result<Relay> {
+        let path = socket_path()?;
+        let listener = UnixListener::bind(&path)?;
+        let facts = Arc::new(Facts::default());
+        let (stop_waiting, stopped) = oneshot::channel();
+        tokio::spawn(serve(listener, path.clone(), tcp, facts.clone(), stopped));
+        Ok(Relay {
+            path,
+            facts,
+            _stop_waiting: stop_waiting,
+        })
+    }
+
+    /// The socket curl dials.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What the relay saw so far.
+    pub(crate) fn facts(&self) -> &Arc<Facts> {
+        &self.facts
+    }
+}
+
+/// Accepts curl's connection (or stops when the transfer ended without
+/// one), removes the socket's path, and relays until both sides are done.
+async fn serve(
+    listener: UnixListener,
+    path: PathBuf,
+    tcp: TcpStream,
+    facts: Arc<Facts>,
+    mut stopped: oneshot::Receiver<()>,
+) {
+    let curl = loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) if from_this_process(&stream) => break Some(stream),
+                // Another process found the path: it gets nothing.
+                Ok(_) => continue,
+                Err(_) => break None,
+            },
+            _ = &mut stopped => break None,
+        }
+    };
+    drop(listener);
+    let _ = std::fs::remove_file(&path);
+    let Some(curl) = curl else {
+        return;
+    };
+    let (curl_read, curl_write) = curl.into_split();
+    let (tcp_read, tcp_write) = tcp.into_split();
+    tokio::join!(
+        towards_server(curl_read, tcp_write, &facts),
+        towards_curl(tcp_read, curl_write, &facts),
+    );
+}
+
+/// Whether the peer of `stream` is this process.
+fn from_this_process(stream: &UnixStream) -> bool {
+    stream
+        .peer_cred()
+        .ok()
+        .and_then(|cred| cred.pid())
+        .is_some_and(|pid| u32::try_from(pid).ok() == Some(std::process::id()))
+}
+
+/// curl's bytes, forwarded to the server, each record looked at first.
+async fn towards_server(
+    mut curl: OwnedReadHalf,
+    mut server: tokio::net::tcp::OwnedWriteHalf,
+    facts: &Facts,
+) {
+    let mut records = Records::default();
+    let mut buf = vec![0; RELAY_BUFFER_BYTES];
+    loop {
+        let n = match curl.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        // Marked before the bytes are handed over: the mark may come
+        // early, never late. Once sealed, nothing more is forwarded.
+        if facts.sealed() || (records.carry_request(&buf[..n]) && !facts.request_leaving()) {
+            break;
+        }
+        if server.write_all(&buf[..n]).await.is_err() {
+            break;
+        }
+    }
+    // curl is done writing (or gone): so is the connection.
+    let _ = server.shutdown().await;
+}
+
+/// The server's bytes, forwarded to curl.
+async fn towards_curl(
+    mut server: tokio::net::tcp::OwnedReadHalf,
+    mut curl: OwnedWriteHalf,
+    facts: &Facts,
+) {
+    let mut buf = vec![0; RELAY_BUFFER_BYTES];
+    loop {
+        match server.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => {
+                if curl.write_all(&buf[..n]).await.is_err() {
+                    return;
+                }
+            }
+            Err(e) => {
+                if e.kind() == io::ErrorKind::ConnectionReset {
+                    facts.server_reset.store(true, Ordering::Release);
+                }
+                break;
+            }
+        }
+    }
+    let _ = curl.shutdown().await;
+}
+
+/// Where a stream of TLS records is: reading a header, or skipping a
+/// record's body.
+#[derive(Debug, Default)]
+struct Records {
+    header: [u8; 5],
+    header_len: usize,
+    body_left: usize,
+    /// Bytes that are not TLS records: nothing more is read from them.
+    opaque: bool,
+}
+
+impl Records {
+    /// Reads the record boundaries in `bytes`: whether a record that may
+    /// carry request bytes starts in them (or the bytes are not TLS).
+    fn carry_request(&mut self, mut bytes: &[u8]) -> bool {
+        let mut carries = false;
+        while !bytes.is_empty() && !self.opaque {
+            if self.body_left > 0 {
+                let skip = self.body_left.min(bytes.len());
+                self.body_left -= skip;
+                bytes = &bytes[skip..];
+                continue;
+            }
+            let take = (5 - self.header_len).min(bytes.len());
+            self.header[self.header_len..self.header_len + take].copy_from_slice(&bytes[..take]);
+            self.header_len += take;
+            bytes = &bytes[take..];
+            if self.header_len < 5 {
+                break;
+            }
+            self.header_len = 0;
+            match self.header[0] {
+                APPLICATION_DATA => carries = true,
+                CHANGE_CIPHER_SPEC | ALERT | HANDSHAKE | HEARTBEAT => {}
+                _ => self.opaque = true,
+            }
+            self.body_left = usize::from(u16::from_be_bytes([self.header[3], self.header[4]]));
+        }
+        carries || self.opaque
+    }
+}
+
+/// A fresh socket path in this process's private directory.
+fn socket_path() -> io::Result<PathBuf> {
+    static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = DIR
+        .get_or_init(|| private_dir().map_err(|e| e.to_string()))
+        .as_ref()
+        .map_err(|e| io::Error::other(format!("no directory for the relay's sockets: {e}")))?;
+    let path = dir.join(format!("{}.sock", NEXT.fetch_add(1, Ordering::Relaxed)));
+    if path.as_os_str().len() > MAX_SOCKET_PATH {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("the relay's socket path is too long: {}", path.display()),
+        ));
+    }
+    Ok(path)
+}
+
+/// A directory only this user can open, for this process's sockets: under
+/// `$TMPDIR`, or `/tmp` when that is too long for socket paths.
+fn private_dir() -> io::Result<PathBuf> {
+    use std::os::unix::fs::DirBuilderExt;
+    let mut base = std::env::temp_dir();
+    // Room for "/evident-isahc-<pid>-<nanos>/<n>.sock".
+    if base.as_os_str().len() > MAX_SOCKET_PATH - 64 {
+        base = PathBuf::from("/tmp");
+    }
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let dir = base.join(format!("evident-isahc-{}-{nanos}", std::process::id()));
+    std::fs::DirBuilder::new().mode(0o700).create(&dir)?;
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(kind: u8, len: u16) -> Vec<u8> {
+        let mut r = vec![kind, 3, 3];
+        r.extend_from_slice(&len.to_be_bytes());
+        r.extend(std::iter::repeat_n(0xAB, usize::from(len)));
+        r
+    }
+
+    #[test]
+    fn handshake_records_carry_no_request_in_any_split() {
+        let mut wire = record(HANDSHAKE, 300);
+        wire.extend(record(CHANGE_CIPHER_SPEC, 1));
+        wire.extend(record(HANDSHAKE, 40));
+        for step in 1..wire.len() {
+            let mut records = Records::default();
+            assert!(
+                !wire.chunks(step).any(|piece| records.carry_request(piece)),
+                "step {step}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_first_application_data_record_is_seen_in_any_split() {
+        let mut wire = record(HANDSHAKE, 300);
+        let start = wire.len();
+        wire.extend(record(APPLICATION_DATA, 50));
+        for step in 1..wire.len() {
+            let mut records = Records::default();
+            let first = wire
+                .chunks(step)
+                .enumerate()
+                .find(|(_, piece)| records.carry_request(piece))
+                .map(|(i, _)| i);
+            // The piece holding the record's fifth header byte.
+            assert_eq!(first, Some((start + 4) / step), "step {step}");
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_tls_count_as_the_request() {
+        let mut records = Records::default();
+        assert!(records.carry_request(b"GET / HTTP/1.1\r\n"));
+        assert!(records.carry_request(&record(HANDSHAKE, 1)));
+    }
+
+    /// A relay to a loopback server: the relay and the server's side.
+    async fn relayed() -> (Relay, TcpStream) {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = server.local_addr().unwrap();
+        let relay = Relay::start(TcpStream::connect(addr).await.unwrap()).unwrap();
+        let (upstream, _) = server.accept().await.unwrap();
+        (relay, upstream)
+    }
+
+    /// A relay curl dialed, a handshake record already through it.
+    async fn handshake_relayed() -> (Relay, TcpStream, UnixStream) {
+        let (relay, mut upstream) = relayed().await;
+        let mut curl = UnixStream::connect(relay.path()).await.unwrap();
+        curl.write_all(&record(HANDSHAKE, 3)).await.unwrap();
+        let mut got = [0; 8];
+        upstream.read_exact(&mut got).await.unwrap();
+        (relay, upstream, curl)
+    }
+
+    #[tokio::test]
+    async fn the_relay_forwards_both_ways_and_tells_a_reset() {
+        let (relay, mut upstream, mut curl) = handshake_relayed().await;
+        upstream.write_all(b"hello").await.unwrap();
+        let mut back = [0; 5];
+        curl.read_exact(&mut back).await.unwrap();
+        assert_eq!(&back, b"hello");
+
+        curl.write_all(&record(APPLICATION_DATA, 2)).await.unwrap();
+        let mut data = [0; 7];
+        upstream.read_exact(&mut data).await.unwrap();
+        assert!(relay.facts().seal(), "a request record left");
+        assert!(
+            !relay.path().exists(),
+            "the path is gone once curl connected"
+        );
+
+        // An RST from the server: curl's side closes, and the relay says why.
+        upstream.set_zero_linger().unwrap();
+        drop(upstream);
+        let mut rest = Vec::new();
+        let _ = curl.read_to_end(&mut rest).await;
+        assert!(relay.facts().server_reset());
+    }
+
+    #[tokio::test]
+    async fn a_sealed_relay_forwards_no_request_record() {
+        let (relay, mut upstream, mut curl) = handshake_relayed().await;
+        // curl's request is written, but the relay has it only in the
+        // socket's buffer when the adapter seals.
+        assert!(!relay.facts().seal(), "nothing of the request left");
+        curl.write_all(&record(APPLICATION_DATA, 2)).await.unwrap();
+        drop(curl);
+        let mut rest = Vec::new();
+        upstream.read_to_end(&mut rest).await.unwrap();
+        assert!(rest.is_empty(), "the request never reached the server");
+        assert!(!relay.facts().seal());
+    }
+
+    #[tokio::test]
+    async fn a_relay_curl_never_dialed_stops_and_closes_its_connection() {
+        let (relay, mut upstream) = relayed().await;
+        let path = relay.path().to_owned();
+        drop(relay);
+        let mut buf = [0; 1];
+        assert_eq!(
+            upstream.read(&mut buf).await.unwrap(),
+            0,
+            "the relay closed"
+        );
+        assert!(!path.exists());
+    }
+}
