@@ -2,11 +2,11 @@
 //!
 //! The scenario table checks "not sent" and "not processed" with a fault
 //! placed at one chosen moment each. The audit instead issues many calls,
-//! each of a shape drawn from one seed (HTTP/1.1 or HTTP/2, a fresh or a
-//! pooled connection, an empty, in-memory, streamed or one-shot body, GET
+//! each of a shape drawn from one seed (HTTP/1.1, over TCP or TLS, or
+//! HTTP/2, a fresh or a pooled connection, an empty, in-memory, streamed or one-shot body, GET
 //! or POST, with or without an idempotency key), and gives each attempt a
-//! fault aimed at an edge between stages: before connect completes, at the
-//! hand-over to the engine, a few bytes into the request line, mid-head,
+//! fault aimed at an edge between stages: before connect completes, in a
+//! TLS handshake that never completes, at the hand-over to the engine, a few bytes into the request line, mid-head,
 //! right after the head, mid-body, awaiting the answer, after the answer's
 //! head, mid-answer; closed, reset or stalled (so the attempt timeout,
 //! itself drawn tight or just past the stall, fires there), and on HTTP/2
@@ -88,6 +88,7 @@ mod server;
 pub mod shape;
 mod state;
 pub mod tag;
+mod tls;
 
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -225,17 +226,21 @@ impl fmt::Display for EngineAudit {
             v.calls,
             self.took.as_secs_f64()
         )?;
-        let claims: Vec<String> = evident_core::ExecutionEvidence::ALL
-            .iter()
-            .map(|e| {
-                format!(
-                    "{} {}",
-                    e.as_str(),
-                    v.claims.get(e.as_str()).copied().unwrap_or(0)
-                )
-            })
-            .collect();
-        writeln!(f, "claims: {}", claims.join(", "))?;
+        let counts = |claims: &std::collections::BTreeMap<&str, u64>| {
+            evident_core::ExecutionEvidence::ALL
+                .iter()
+                .map(|e| {
+                    format!(
+                        "{} {}",
+                        e.as_str(),
+                        claims.get(e.as_str()).copied().unwrap_or(0)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(f, "claims: {}", counts(&v.claims))?;
+        writeln!(f, "of which over TLS: {}", counts(&v.tls_claims))?;
         let mut by_kind = std::collections::BTreeMap::new();
         for c in &v.false_claims {
             *by_kind.entry(c.kind.as_str()).or_insert(0u64) += 1;

@@ -122,6 +122,8 @@ pub struct Verdicts {
     /// Records per evidence kind (`not_sent`, `not_processed`,
     /// `sent_no_response`, `responded`).
     pub claims: BTreeMap<&'static str, u64>,
+    /// The same, for the calls made over TLS.
+    pub tls_claims: BTreeMap<&'static str, u64>,
     /// The false claims: contradicted by bytes that carry the attempt's
     /// own tag, or by the server's executions and answers.
     pub false_claims: Vec<FalseClaim>,
@@ -225,6 +227,9 @@ pub(crate) fn check(outcomes: &[CallOutcome], book: &FrozenBook) -> Verdicts {
                 continue;
             };
             *v.claims.entry(evidence.as_str()).or_default() += 1;
+            if outcome.shape.tls {
+                *v.tls_claims.entry(evidence.as_str()).or_default() += 1;
+            }
             let tag = AttemptTag {
                 call: outcome.call,
                 attempt: record.attempt_index,

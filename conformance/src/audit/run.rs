@@ -20,8 +20,11 @@ use super::server::{self, LaneServer};
 use super::shape::{BodyKind, CallShape, Connection, Declared, LARGE_BODY, Protocol, Target};
 use super::state::{AuditState, CallPlan};
 use super::tag::{CALL_HEADER, Tagging};
+use super::tls;
 use crate::harness::{BuiltEngine, EngineEnv, EngineUnderTest, LAB_HOST, OneShotStream};
-use crate::lab::{ConnectTimeoutServer, RefusedPort, TestPki, loopback_v4};
+use crate::lab::{
+    ConnectTimeoutServer, RefusedPort, TestPki, TlsFault, TlsFaultServer, loopback_v4,
+};
 use crate::scenario::Capability;
 
 /// The retry policy's first backoff: short, so that the next attempt
@@ -171,8 +174,11 @@ impl Caller {
 struct Ports {
     h1: Vec<u16>,
     h2: Vec<u16>,
+    /// The TLS terminators in front of `h1`.
+    tls: Vec<u16>,
     refused: u16,
     connect_stall: u16,
+    tls_stall: u16,
 }
 
 impl Ports {
@@ -180,12 +186,15 @@ impl Ports {
         let port = match shape.target {
             Target::Refused => self.refused,
             Target::ConnectStall => self.connect_stall,
+            Target::TlsStall => self.tls_stall,
             Target::Lane => match shape.protocol {
+                Protocol::Http1 if shape.tls => self.tls[lane],
                 Protocol::Http1 => self.h1[lane],
                 Protocol::Http2 => self.h2[lane],
             },
         };
-        format!("http://{LAB_HOST}:{port}/c{call}/")
+        let scheme = if shape.tls { "https" } else { "http" };
+        format!("{scheme}://{LAB_HOST}:{port}/c{call}/")
     }
 }
 
@@ -212,13 +221,18 @@ pub(crate) async fn run(
     let mut ports = Ports {
         h1: Vec::new(),
         h2: Vec::new(),
+        tls: Vec::new(),
         refused: refused.addr().port(),
         connect_stall: 0,
+        tls_stall: 0,
     };
     for lane in 0..lanes {
         let s = server::start(state.clone(), lane, Protocol::Http1)?;
         ports.h1.push(s.addr.port());
+        let terminator = tls::start(state.clone(), s.addr)?;
+        ports.tls.push(terminator.addr.port());
         servers.push(s);
+        servers.push(terminator);
         if http2 {
             let s = server::start(state.clone(), lane, Protocol::Http2)?;
             ports.h2.push(s.addr.port());
@@ -227,6 +241,8 @@ pub(crate) async fn run(
     }
     let stall = tokio::task::block_in_place(|| ConnectTimeoutServer::new().start())?;
     ports.connect_stall = stall.port();
+    let tls_stall = TlsFaultServer::new(TlsFault::StalledHandshake).start()?;
+    ports.tls_stall = tls_stall.port();
     let env = |h2c| EngineEnv {
         overrides: HostOverrides::new().map(LAB_HOST, vec![std::net::Ipv4Addr::LOCALHOST.into()]),
         roots: vec![TestPki::get().ca_cert_der().to_vec()],
@@ -302,7 +318,7 @@ pub(crate) async fn run(
         }
     })
     .await;
-    drop(stall);
+    drop((stall, tls_stall));
     outcomes.sort_by_key(|o| o.call);
     let book = state.book().freeze();
     Ok(RunOutput {

@@ -68,6 +68,9 @@ pub enum Target {
     /// A listener whose accept queue is full: the connect hangs until the
     /// attempt timeout fires.
     ConnectStall,
+    /// A TLS server that reads the ClientHello and never answers: the
+    /// handshake hangs until the attempt timeout fires (`https://` only).
+    TlsStall,
 }
 
 /// What the server does when it reaches the edge.
@@ -175,6 +178,9 @@ pub const MAX_ATTEMPTS: u32 = 3;
 pub struct CallShape {
     /// HTTP/1.1 or HTTP/2.
     pub protocol: Protocol,
+    /// `https://`, through a TLS terminator in front of the recording
+    /// server (HTTP/1.1 only; [`super::tls`]).
+    pub tls: bool,
     /// Fresh or pooled.
     pub connection: Connection,
     /// The body.
@@ -274,6 +280,9 @@ impl CallShape {
         } else {
             Protocol::Http1
         };
+        // Drawn for every call, so the sequence of the other draws is the
+        // same whatever the protocol.
+        let tls = rng.chance(1, 3) && protocol == Protocol::Http1;
         let connection = if rng.chance(1, 2) {
             Connection::Pooled
         } else {
@@ -295,6 +304,7 @@ impl CallShape {
         let target = match rng.below(40) {
             0 | 1 => Target::Refused,
             2 => Target::ConnectStall,
+            3 if tls => Target::TlsStall,
             _ => Target::Lane,
         };
         let attempt_timeout = if rng.chance(2, 5) {
@@ -314,6 +324,7 @@ impl CallShape {
         }
         CallShape {
             protocol,
+            tls,
             connection,
             body,
             post,
@@ -344,8 +355,9 @@ impl fmt::Display for CallShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?} {:?} {} body={:?} declared={:?} target={:?} timeout={}us padding={} faults=[{}, {}, {}]",
+            "{:?}{} {:?} {} body={:?} declared={:?} target={:?} timeout={}us padding={} faults=[{}, {}, {}]",
             self.protocol,
+            if self.tls { " over TLS" } else { "" },
             self.connection,
             if self.post { "POST" } else { "GET" },
             self.body,
