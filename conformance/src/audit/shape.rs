@@ -179,7 +179,7 @@ pub struct CallShape {
     /// HTTP/1.1 or HTTP/2.
     pub protocol: Protocol,
     /// `https://`, through a TLS terminator in front of the recording
-    /// server (HTTP/1.1 only; [`super::tls`]).
+    /// server (HTTP/1.1 only).
     pub tls: bool,
     /// Fresh or pooled.
     pub connection: Connection,
