@@ -21,7 +21,7 @@ use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
 use crate::classify::{before_connected, classify_transfer, is_connect_failure};
 use crate::identity::IdentityFiles;
-use crate::relay::Relay;
+use crate::relay::Listening;
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
 /// curl must report its timeout (with or without a connected address, which
@@ -272,13 +272,20 @@ impl Engine for IsahcEngine {
             // For https the adapter dials TCP itself and relays it to curl
             // (relay.rs): TCP is then known to be up when the handshake
             // stalls, and the relay proves whether a request record left.
-            let relay = if relayed {
+            // A relay that cannot listen (no private directory for its
+            // socket, say) leaves curl to dial, as without Unix sockets: a
+            // stalled handshake is then at `connect`. It listens first, so
+            // that it opens no connection it would not use.
+            let listening = if relayed {
+                Listening::bind().ok()
+            } else {
+                None
+            };
+            let relay = if let Some(listening) = listening {
                 match dial(addr, connect_limit.or(budget)).await {
                     Ok(tcp) => {
                         progress.enter(AttemptStage::Tls);
-                        let relay = Relay::start(tcp)
-                            .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
-                        Some(relay)
+                        Some(listening.relay_to(tcp))
                     }
                     Err(e) => {
                         let signal = ErrorSite::Connect.io_signal(e.kind());

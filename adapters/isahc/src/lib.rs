@@ -153,13 +153,20 @@ mod relay {
     use std::path::Path;
     use std::sync::Arc;
 
+    pub(crate) enum Listening {}
     pub(crate) enum Relay {}
     pub(crate) enum Facts {}
 
-    impl Relay {
-        pub(crate) fn start(_: tokio::net::TcpStream) -> std::io::Result<Relay> {
+    impl Listening {
+        pub(crate) fn bind() -> std::io::Result<Listening> {
             Err(std::io::ErrorKind::Unsupported.into())
         }
+        pub(crate) fn relay_to(self, _: tokio::net::TcpStream) -> Relay {
+            match self {}
+        }
+    }
+
+    impl Relay {
         pub(crate) fn path(&self) -> &Path {
             match *self {}
         }

@@ -110,20 +110,58 @@ pub(crate) struct Relay {
     _stop_waiting: oneshot::Sender<()>,
 }
 
-impl Relay {
-    /// Listens on a fresh Unix socket and relays its first connection from
-    /// this process to `tcp`.
-    pub(crate) fn start(tcp: TcpStream) -> io::Result<Relay> {
+/// A relay's socket, bound and not yet serving: the fallible local step,
+/// taken before the TCP connection is opened, so that a relay that cannot
+/// start opens no connection.
+#[derive(Debug)]
+pub(crate) struct Listening {
+    path: PathBuf,
+    /// `None` once handed to the relay's task.
+    listener: Option<UnixListener>,
+}
+
+impl Listening {
+    /// Binds a fresh Unix socket in this process's private directory.
+    pub(crate) fn bind() -> io::Result<Listening> {
         let path = socket_path()?;
         let listener = UnixListener::bind(&path)?;
+        Ok(Listening {
+            path,
+            listener: Some(listener),
+        })
+    }
+
+    /// Relays the socket's first connection from this process to `tcp`.
+    pub(crate) fn relay_to(mut self, tcp: TcpStream) -> Relay {
         let facts = Arc::new(Facts::default());
         let (stop_waiting, stopped) = oneshot::channel();
+        let listener = self.listener.take().expect("bound until relayed");
+        let path = self.path.clone();
         tokio::spawn(serve(listener, path.clone(), tcp, facts.clone(), stopped));
-        Ok(Relay {
+        Relay {
             path,
             facts,
             _stop_waiting: stop_waiting,
-        })
+        }
+    }
+}
+
+impl Drop for Listening {
+    /// A socket never relayed (its TCP connection failed) takes its path
+    /// with it; a relayed one's path is removed by the relay.
+    fn drop(&mut self) {
+        if self.listener.take().is_some() {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+impl Relay {
+    /// Listens on a fresh Unix socket and relays its first connection from
+    /// this process to `tcp`.
+    #[cfg(test)]
+    fn start(tcp: TcpStream) -> io::Result<Relay> {
+        Ok(Listening::bind()?.relay_to(tcp))
     }
 
     /// The socket curl dials.
@@ -413,6 +451,15 @@ mod tests {
         upstream.read_to_end(&mut rest).await.unwrap();
         assert!(rest.is_empty(), "the request never reached the server");
         assert!(!relay.facts().seal());
+    }
+
+    #[tokio::test]
+    async fn a_socket_never_relayed_leaves_no_path() {
+        let listening = Listening::bind().unwrap();
+        let path = listening.path.clone();
+        assert!(path.exists());
+        drop(listening);
+        assert!(!path.exists());
     }
 
     #[tokio::test]
