@@ -16,14 +16,7 @@ async fn https_works_when_the_relay_cannot_start() {
     // environment (the test is the binary's only one, and runs first).
     unsafe { std::env::set_var("TMPDIR", "/proc/evident-nowhere") };
     let (listener, addr) = listen().await;
-    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
-    tokio::spawn(async move {
-        let tls = accept_tls(&listener, &acceptor).await;
-        let mut conn = RequestReader::new(tls);
-        conn.next_request().await.unwrap();
-        conn.respond(OK_HELLO).await;
-        assert!(conn.next_request().await.is_none());
-    });
+    answer_once_over_tls(listener);
     let engine = IsahcEngine::builder()
         .root_certificates(vec![Pki::get().trusted_ca_der.clone()])
         .host_overrides(HostOverrides::new())

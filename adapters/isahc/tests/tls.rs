@@ -21,16 +21,7 @@ fn engine(overrides: HostOverrides) -> IsahcEngine {
 #[tokio::test]
 async fn a_trusted_certificate_gets_an_answer() {
     let (listener, addr) = listen().await;
-    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
-    tokio::spawn(async move {
-        let tls = accept_tls(&listener, &acceptor).await;
-        let mut conn = RequestReader::new(tls);
-        conn.next_request().await.unwrap();
-        conn.respond(OK_HELLO).await;
-        // Keep the connection until the client, which never reuses it,
-        // closes it.
-        assert!(conn.next_request().await.is_none());
-    });
+    answer_once_over_tls(listener);
     let url = format!("https://localhost:{}/", addr.port());
     let (status, body) = fetch(&engine(HostOverrides::new()), get(&url), &attempt())
         .await

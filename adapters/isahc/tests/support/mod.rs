@@ -52,3 +52,17 @@ where
         }
     });
 }
+
+/// A TLS server on `listener` (the trusted certificate, HTTP/1.1) that
+/// answers one request with [`OK_HELLO`], then holds the connection until
+/// the client, which never reuses it, closes it.
+pub fn answer_once_over_tls(listener: TcpListener) {
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        let tls = accept_tls(&listener, &acceptor).await;
+        let mut conn = RequestReader::new(tls);
+        conn.next_request().await.unwrap();
+        conn.respond(OK_HELLO).await;
+        assert!(conn.next_request().await.is_none());
+    });
+}
