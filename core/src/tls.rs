@@ -401,6 +401,31 @@ pub fn client_config(
         .client_config(alpn)
 }
 
+/// The name an `https://` origin's certificate is verified against, and
+/// sent as SNI: its host, a DNS name or an IP address. `None` for
+/// `http://`. A host rustls cannot take as a name is the attempt's failure
+/// ([`EngineSignal::Other`]), before anything is sent.
+///
+/// ```
+/// use evident_core::engine::Origin;
+/// use evident_core::tls::server_name;
+///
+/// let origin = Origin::from_uri(&"https://example.com/".parse().unwrap()).unwrap();
+/// assert_eq!(server_name(&origin).unwrap().unwrap().to_str(), "example.com");
+/// let plain = Origin::from_uri(&"http://example.com/".parse().unwrap()).unwrap();
+/// assert!(server_name(&plain).unwrap().is_none());
+/// ```
+pub fn server_name(
+    origin: &crate::engine::Origin,
+) -> Result<Option<rustls::pki_types::ServerName<'static>>, crate::engine::EngineFailure> {
+    if !origin.is_https() {
+        return Ok(None);
+    }
+    rustls::pki_types::ServerName::try_from(origin.host().to_owned())
+        .map(Some)
+        .map_err(|e| crate::engine::EngineFailure::new(EngineSignal::Other, e))
+}
+
 /// Reads plaintext from a TLS client session without writing anything:
 /// what the session already decrypted, then records from `socket` until
 /// one yields plaintext. `Ok(0)` at a clean end (close_notify); the

@@ -12,9 +12,9 @@
 
 use std::net::SocketAddr;
 
-use evident_core::engine::{Origin, Scheme};
+use evident_core::engine::Origin;
+use evident_core::tls::server_name;
 use evident_core::{AttemptContext, AttemptStage, BoxError, EngineFailure, EngineSignal};
-use rustls_pki_types::ServerName;
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
 
@@ -59,11 +59,10 @@ async fn establish(
     // Requests are written whole by hyper/h2; Nagle would only delay them.
     let _ = tcp.set_nodelay(true);
     let tcp = SharedTcp::new(tcp);
-    let (transport, http2) = match origin.scheme() {
-        Scheme::Https => {
+    let name = server_name(origin).map_err(|e| (e.signal(), BoxError::from(e)))?;
+    let (transport, http2) = match name {
+        Some(name) => {
             attempt.progress().enter(AttemptStage::Tls);
-            let name = ServerName::try_from(origin.host().to_owned())
-                .map_err(|e| (EngineSignal::Other, BoxError::from(e)))?;
             let tls = TlsConnector::from(config.tls.clone())
                 .connect(name, tcp)
                 .await
@@ -71,7 +70,7 @@ async fn establish(
             let http2 = is_h2(tls.get_ref().1.alpn_protocol());
             (Transport::Tls(Box::new(tls)), http2)
         }
-        Scheme::Http => (Transport::Tcp(tcp), config.http2_prior_knowledge),
+        None => (Transport::Tcp(tcp), config.http2_prior_knowledge),
     };
     if http2 {
         H2Conn::handshake(transport, &config.http2)

@@ -61,10 +61,10 @@ impl Connector for EvidentConnector {
         let tls_name = if details.needs_tls() {
             let origin = Origin::from_uri(details.uri)
                 .map_err(|e| Classified::new(EngineSignal::Other, e).into_ureq())?;
-            match ServerName::try_from(origin.host().to_owned()) {
-                Ok(name) => Some(name),
-                Err(e) => return Err(Classified::new(EngineSignal::Other, e).into_ureq()),
-            }
+            evident_core::tls::server_name(&origin).map_err(|e| {
+                let signal = e.signal();
+                Classified::new(signal, e).into_ureq()
+            })?
         } else {
             None
         };

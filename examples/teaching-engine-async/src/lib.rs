@@ -48,13 +48,12 @@ use std::io;
 use std::sync::Arc;
 
 use evident_core::classify_helpers::socket_signal;
-use evident_core::engine::{ConnectTiming, ErrorSite, Origin, Scheme, peer_went_away};
-use evident_core::tls::{ALPN_HTTP1, TlsOptions};
+use evident_core::engine::{ConnectTiming, ErrorSite, Origin, peer_went_away};
+use evident_core::tls::{ALPN_HTTP1, TlsOptions, server_name};
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, BoxError, ConfigError, Engine, EngineFailure,
     EngineSignal, HostOverrides, ResponseBody,
 };
-use rustls_pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 use tokio_rustls::TlsConnector;
@@ -155,13 +154,7 @@ pub async fn open(
     let progress = attempt.progress();
     let origin = Origin::from_uri(uri).map_err(EngineFailure::from)?;
     let addrs = overrides.resolve(origin.host(), origin.port()).await?;
-    let server_name = match origin.scheme() {
-        Scheme::Http => None,
-        Scheme::Https => match ServerName::try_from(origin.host().to_owned()) {
-            Ok(name) => Some(name),
-            Err(e) => return Err(EngineFailure::new(EngineSignal::Other, e)),
-        },
-    };
+    let server_name = server_name(&origin)?;
     // A connection of this engine is never reused.
     progress.connection_reused(false);
     let establish = |_addr, tcp: TcpStream| {

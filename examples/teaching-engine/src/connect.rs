@@ -14,8 +14,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use evident_core::classify_helpers::socket_signal;
-use evident_core::engine::{ConnectTiming, ErrorSite, Origin, Scheme, connect_blocking};
-use evident_core::tls::read_plaintext;
+use evident_core::engine::{ConnectTiming, ErrorSite, Origin, connect_blocking};
+use evident_core::tls::{read_plaintext, server_name};
 use evident_core::{
     AttemptContext, AttemptStage, BoxError, EngineFailure, EngineSignal, HostOverrides,
 };
@@ -125,13 +125,7 @@ pub fn open(
     let deadline = attempt.deadline();
     let origin = Origin::from_uri(uri).map_err(EngineFailure::from)?;
     let addrs = overrides.resolve_blocking(origin.host(), origin.port(), deadline)?;
-    let server_name = match origin.scheme() {
-        Scheme::Http => None,
-        Scheme::Https => match ServerName::try_from(origin.host().to_owned()) {
-            Ok(name) => Some(name),
-            Err(e) => return Err(EngineFailure::new(EngineSignal::Other, e)),
-        },
-    };
+    let server_name = server_name(&origin)?;
 
     // A connection of this engine is never reused.
     progress.connection_reused(false);
