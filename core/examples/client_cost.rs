@@ -24,9 +24,7 @@
 //! instructions` does all of this for every mode and prints the figures
 //! per call against issue 22's goals.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use evident_core::Progress;
 use evident_core::client::{Body, CallOptions, ClientBuilder, blocking};
@@ -38,60 +36,20 @@ const URL: &str = "http://127.0.0.1:8080/x";
 const USAGE: &str =
     "usage: client_cost engine|client|client-key|blocking-engine|blocking-client CALLS";
 
-/// The system allocator, counting allocations (not bytes, not frees).
-struct Counting;
-
-static ALLOCATIONS: AtomicU64 = AtomicU64::new(0);
-
-// SAFETY: every method forwards to the system allocator unchanged; counting
-// touches one atomic, which never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // A growth is an allocation as far as the cost goes.
-        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
-        // SAFETY: `ptr` came from `System` with this layout.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "support/counting_alloc.rs"]
+mod counting_alloc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    run()?;
-    println!("allocations {}", ALLOCATIONS.load(Ordering::Relaxed));
-    Ok(())
+    counting_alloc::main_with(USAGE, run)
 }
 
-fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let mut args = std::env::args().skip(1);
-    let (Some(mode), Some(calls)) = (args.next(), args.next()) else {
-        return Err(USAGE.into());
-    };
-    let calls: usize = calls.parse().map_err(|_| USAGE)?;
+fn run(mode: &str, calls: usize) -> Result<(), Box<dyn std::error::Error>> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()?;
     let engine = ScriptedEngine::new([Step::respond(200, "ok")]);
     let uri: http::Uri = URL.parse()?;
-    match mode.as_str() {
+    match mode {
         "engine" => runtime.block_on(async {
             let progress = Progress::new();
             for _ in 0..calls {
@@ -107,7 +65,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             runtime.block_on(async {
                 for _ in 0..calls {
                     let request = http::Request::get(uri.clone()).body(Body::Empty)?;
-                    let options = match mode.as_str() {
+                    let options = match mode {
                         "client" => CallOptions::new().idempotent(),
                         _ => CallOptions::new().generate_idempotency_key(),
                     };

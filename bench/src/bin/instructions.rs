@@ -6,18 +6,32 @@
 //! ```sh
 //! cargo run -p evident-bench --release --bin instructions
 //! cargo run -p evident-bench --release --bin instructions -- --calls 1000,6000 --check
+//! cargo run -p evident-bench --release --bin instructions -- --hyper-post
 //! ```
 
 use std::process::ExitCode;
 
-use evident_bench::instructions::{self, DEFAULT_CALLS};
+use evident_bench::instructions::{self, CLIENT_COST, CostExample, HYPER_POST_COST};
 
-const USAGE: &str = "usage: instructions [--calls LOW,HIGH] [--check]
+const USAGE: &str = "usage: instructions [--hyper-post] [--calls LOW,HIGH] [--check]
 
+--hyper-post measures a keyed 16 KiB POST through the hyper engine against
+hyper-util instead of the client layer.
 --check exits with a failure when a goal is missed.";
 
+/// What the command was asked.
+struct Args {
+    example: CostExample,
+    calls: Option<(u64, u64)>,
+    check: bool,
+}
+
 fn main() -> ExitCode {
-    let (calls, check) = match parse(std::env::args().skip(1)) {
+    let Args {
+        example: which,
+        calls,
+        check,
+    } = match parse(std::env::args().skip(1)) {
         Ok(parsed) => parsed,
         Err(e) => {
             eprintln!("instructions: {e}\n{USAGE}");
@@ -31,14 +45,22 @@ fn main() -> ExitCode {
         );
         return ExitCode::FAILURE;
     }
-    let example = match instructions::build_client_cost() {
+    let calls = calls.unwrap_or(which.calls);
+    let example = match instructions::build_example(&which) {
         Ok(path) => path,
         Err(e) => {
             eprintln!("instructions: {e}");
             return ExitCode::FAILURE;
         }
     };
-    match instructions::measure(&example, calls, |mode| eprintln!("running {mode}")) {
+    let measured = instructions::measure_modes(&example, which.modes, calls, |mode| {
+        eprintln!("running {mode}")
+    });
+    match measured {
+        Ok(figures) if which == HYPER_POST_COST => {
+            println!("{}", instructions::hyper_post_report(&figures, calls));
+            ExitCode::SUCCESS
+        }
         Ok(figures) => {
             println!("{}", instructions::report(&figures, calls));
             let missed = instructions::goals(&figures)
@@ -58,11 +80,12 @@ fn main() -> ExitCode {
     }
 }
 
-fn parse(mut args: impl Iterator<Item = String>) -> Result<((u64, u64), bool), String> {
-    let (mut calls, mut check) = (DEFAULT_CALLS, false);
+fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let (mut example, mut calls, mut check) = (CLIENT_COST, None, false);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--check" => check = true,
+            "--hyper-post" => example = HYPER_POST_COST,
             "--calls" => {
                 let value = args.next().ok_or("--calls needs LOW,HIGH")?;
                 let (low, high) = value.split_once(',').ok_or("--calls needs LOW,HIGH")?;
@@ -71,13 +94,18 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<((u64, u64), bool), S
                         .parse::<u64>()
                         .map_err(|_| format!("{s:?} is not a number"))
                 };
-                calls = (number(low)?, number(high)?);
-                if calls.0 >= calls.1 {
+                let pair = (number(low)?, number(high)?);
+                if pair.0 >= pair.1 {
                     return Err("--calls: LOW must be below HIGH".into());
                 }
+                calls = Some(pair);
             }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    Ok((calls, check))
+    Ok(Args {
+        example,
+        calls,
+        check,
+    })
 }
