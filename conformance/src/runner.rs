@@ -72,3 +72,56 @@ pub fn run_matrix(drivers: &[EngineUnderTest], filter: impl Fn(&Scenario) -> boo
         engines,
     }
 }
+
+/// Rounds [`early_answers_repeated`] runs by default: 10 rounds of the
+/// early-answer rows take a few seconds in release, well under a minute in
+/// debug.
+pub const EARLY_ANSWER_ROUNDS: usize = 10;
+
+/// Whether `scenario` is an early-answer row: the server answers while the
+/// request body is still being written, which races inside the engine.
+pub fn is_early_answer(scenario: &Scenario) -> bool {
+    scenario.name.starts_with("early_") || scenario.name.starts_with("h2_early_")
+}
+
+/// Runs the early-answer rows `rounds` times on `drivers`. One run proves
+/// little where the engine races the server's answer against its own next
+/// write; a cell that meets neither its expectation nor its engine's
+/// declared race gap in any round is the error, with that round's matrix.
+///
+/// ```no_run
+/// use evident_conformance::runner::{EARLY_ANSWER_ROUNDS, early_answers_repeated};
+///
+/// early_answers_repeated(&[evident_conformance::engines::hyper()], EARLY_ANSWER_ROUNDS).unwrap();
+/// ```
+///
+/// # Errors
+///
+/// The first failing round, its number and its matrix as Markdown; or no
+/// early-answer row applicable to some driver.
+pub fn early_answers_repeated(drivers: &[EngineUnderTest], rounds: usize) -> Result<(), String> {
+    let applicable: usize = scenarios()
+        .iter()
+        .filter(|s| is_early_answer(s))
+        .map(|s| {
+            drivers
+                .iter()
+                .filter(|d| d.not_applicable(s).is_none())
+                .count()
+        })
+        .sum();
+    if applicable < drivers.len() {
+        return Err("an engine has no applicable early-answer row".to_owned());
+    }
+    for round in 0..rounds {
+        let matrix = run_matrix(drivers, is_early_answer);
+        let (_, ran, _) = matrix.counts();
+        if ran != applicable || matrix.has_failures() {
+            return Err(format!(
+                "round {round}: {ran} of {applicable} cells ran\n{}",
+                matrix.markdown()
+            ));
+        }
+    }
+    Ok(())
+}
