@@ -24,10 +24,10 @@ use std::sync::Arc;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::JoinSet;
-use tokio_rustls::TlsAcceptor;
 
 use super::server::LaneServer;
 use super::state::AuditState;
+use crate::lab::conn::Conn;
 use crate::lab::{ALPN_HTTP1, ServerIdentity, TestPki};
 
 /// The size of the terminator's buffer in each direction.
@@ -40,14 +40,13 @@ pub(crate) fn start(state: Arc<AuditState>, upstream: SocketAddr) -> io::Result<
     let listener = TcpListener::from_std(listener)?;
     let addr = listener.local_addr()?;
     let config = TestPki::get().server_config(ServerIdentity::Trusted, &[ALPN_HTTP1]);
-    let acceptor = TlsAcceptor::from(config);
-    let task = tokio::spawn(accept_loop(listener, acceptor, upstream, state));
+    let task = tokio::spawn(accept_loop(listener, config, upstream, state));
     Ok(LaneServer { addr, task })
 }
 
 async fn accept_loop(
     listener: TcpListener,
-    acceptor: TlsAcceptor,
+    config: Arc<rustls::ServerConfig>,
     upstream: SocketAddr,
     state: Arc<AuditState>,
 ) {
@@ -57,7 +56,7 @@ async fn accept_loop(
         tokio::select! {
             accepted = listener.accept() => {
                 let Ok((client, _)) = accepted else { continue };
-                conns.spawn(terminate(client, acceptor.clone(), upstream, state.clone()));
+                conns.spawn(terminate(client, config.clone(), upstream, state.clone()));
             }
             _ = shutdown.wait_for(|stop| *stop) => break,
         }
@@ -67,24 +66,28 @@ async fn accept_loop(
     while conns.join_next().await.is_some() {}
 }
 
+/// How the recording server ended its side, and so the client's.
+enum End {
+    /// A clean close: `close_notify`, then FIN.
+    Close,
+    /// A reset: RST, no alert.
+    Reset,
+    /// The client is gone already.
+    Gone,
+}
+
 /// One client connection: the handshake, then plaintext both ways until
 /// either side ends.
 async fn terminate(
     client: TcpStream,
-    acceptor: TlsAcceptor,
+    config: Arc<rustls::ServerConfig>,
     upstream: SocketAddr,
     state: Arc<AuditState>,
 ) {
-    let _ = client.set_nodelay(true);
-    // A second handle on the client's socket: a reset from the recording
-    // server is passed on by closing with SO_LINGER 0.
-    let Ok(raw) = socket2::SockRef::from(&client).try_clone() else {
-        return;
-    };
     let mut shutdown = state.shutdown.subscribe();
-    let tls = tokio::select! {
-        accepted = acceptor.accept(client) => match accepted {
-            Ok(tls) => tls,
+    let conn = tokio::select! {
+        accepted = Conn::accept(client, Some(&config)) => match accepted {
+            Ok(conn) => conn,
             Err(_) => return,
         },
         _ = shutdown.wait_for(|stop| *stop) => return,
@@ -93,7 +96,7 @@ async fn terminate(
         return;
     };
     let _ = server.set_nodelay(true);
-    let (mut client_read, mut client_write) = tokio::io::split(tls);
+    let (mut client_read, mut client_write) = tokio::io::split(conn);
     let (mut server_read, mut server_write) = server.into_split();
 
     let towards_server = async {
@@ -115,34 +118,31 @@ async fn terminate(
         let mut buf = vec![0; FORWARD_BUFFER];
         loop {
             match server_read.read(&mut buf).await {
-                Ok(0) => {
-                    // close_notify, then FIN.
-                    let _ = client_write.shutdown().await;
-                    return;
-                }
+                Ok(0) => return End::Close,
                 Ok(n) => {
                     if client_write.write_all(&buf[..n]).await.is_err()
                         || client_write.flush().await.is_err()
                     {
-                        return;
+                        return End::Gone;
                     }
                 }
-                Err(_) => {
-                    // The recording server reset: so does the client's
-                    // connection, once every handle on it is closed.
-                    let _ = raw.set_linger(Some(std::time::Duration::ZERO));
-                    return;
-                }
+                Err(_) => return End::Reset,
             }
         }
     };
     // The server's side decides when the connection ends; the client
     // finishing its request only half-closes it.
-    tokio::select! {
-        () = towards_client => {}
+    let end = tokio::select! {
+        end = towards_client => end,
         () = async {
             towards_server.await;
             std::future::pending::<()>().await;
-        } => {}
+        } => End::Gone,
+    };
+    let conn = client_read.unsplit(client_write);
+    match end {
+        End::Close => conn.close().await,
+        End::Reset => conn.reset(),
+        End::Gone => {}
     }
 }

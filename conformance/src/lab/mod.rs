@@ -48,7 +48,7 @@
 //! for that index is not run).
 
 mod addr;
-mod conn;
+pub(crate) mod conn;
 mod http1;
 mod http2;
 mod ledger;
