@@ -271,6 +271,32 @@ pub fn peer_went_away(kind: std::io::ErrorKind) -> bool {
     crate::classify_helpers::io_signal(kind, false) == EngineSignal::ConnectionReset
 }
 
+/// Whether a failed write of an engine that drives its own socket may have
+/// an early answer behind it: the request's head was written whole
+/// (`progress`), and the write failed with an I/O error (the failure's
+/// source) saying the peer went away ([`peer_went_away`]). If so, read the
+/// answer without writing; if none is there, the write's failure stands.
+///
+/// ```
+/// use std::io;
+/// use evident_core::engine::{EngineFailure, answer_may_wait};
+/// use evident_core::{EngineSignal, Progress};
+///
+/// let progress = Progress::new();
+/// let reset = || EngineFailure::new(EngineSignal::ConnectionReset, io::Error::from(io::ErrorKind::BrokenPipe));
+/// assert!(!answer_may_wait(&reset(), &progress), "the head never left");
+/// progress.head_written();
+/// assert!(answer_may_wait(&reset(), &progress));
+/// let timeout = EngineFailure::new(EngineSignal::TimedOut, io::Error::from(io::ErrorKind::TimedOut));
+/// assert!(!answer_may_wait(&timeout, &progress));
+/// ```
+pub fn answer_may_wait(failure: &EngineFailure, progress: &crate::Progress) -> bool {
+    progress.snapshot().head_written()
+        && std::error::Error::source(failure)
+            .and_then(|e| e.downcast_ref::<std::io::Error>())
+            .is_some_and(|e| peer_went_away(e.kind()))
+}
+
 /// What an engine knows about the attempt it runs.
 ///
 /// Only the core builds it (the client, once per attempt; tests use

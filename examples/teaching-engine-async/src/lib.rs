@@ -48,7 +48,7 @@ use std::io;
 use std::sync::Arc;
 
 use evident_core::classify_helpers::socket_signal;
-use evident_core::engine::{ConnectTiming, ErrorSite, Origin, peer_went_away};
+use evident_core::engine::{ConnectTiming, ErrorSite, Origin, answer_may_wait};
 use evident_core::tls::{ALPN_HTTP1, TlsOptions, server_name};
 use evident_core::{
     AttemptBody, AttemptContext, AttemptStage, BoxError, ConfigError, Engine, EngineFailure,
@@ -122,7 +122,7 @@ impl Engine for AsyncTeachingEngine {
             // close or reset (RFC 9112 §9.6): the answer is on the socket,
             // behind the failed write. Read it (reading writes nothing);
             // without one, the write's failure stands.
-            if !(progress.snapshot().head_written() && went_away(&failure)) {
+            if !answer_may_wait(&failure, progress) {
                 return Err(failure);
             }
             return wire::read_response(conn, is_head, progress)
@@ -131,13 +131,6 @@ impl Engine for AsyncTeachingEngine {
         }
         wire::read_response(conn, is_head, progress).await
     }
-}
-
-/// Whether a write failed because the peer closed or reset the connection.
-fn went_away(failure: &EngineFailure) -> bool {
-    std::error::Error::source(failure)
-        .and_then(|e| e.downcast_ref::<io::Error>())
-        .is_some_and(|e| peer_went_away(e.kind()))
 }
 
 /// Opens the connection of one attempt with the core's kit: [`Origin`],

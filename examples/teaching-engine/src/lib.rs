@@ -52,7 +52,7 @@ pub mod wire;
 use std::sync::Arc;
 use std::time::Instant;
 
-use evident_core::engine::peer_went_away;
+use evident_core::engine::answer_may_wait;
 use evident_core::{
     AttemptContext, AttemptStage, BlockingAttemptBody, BlockingEngine, BlockingResponseBody,
     ConfigError, EngineFailure, EngineSignal, HostOverrides,
@@ -109,18 +109,11 @@ impl BlockingEngine for TeachingEngine {
             // close or reset (RFC 9112 §9.6): the answer is on the socket,
             // behind the failed write. Read it (reading writes nothing);
             // without one, the write's failure stands.
-            if !(progress.snapshot().head_written() && went_away(&failure)) {
+            if !answer_may_wait(&failure, progress) {
                 return Err(failure);
             }
             return wire::receive(conn, is_head, progress).map_err(|_| failure);
         }
         wire::receive(conn, is_head, progress)
     }
-}
-
-/// Whether a write failed because the peer closed or reset the connection.
-fn went_away(failure: &EngineFailure) -> bool {
-    std::error::Error::source(failure)
-        .and_then(|e| e.downcast_ref::<std::io::Error>())
-        .is_some_and(|e| peer_went_away(e.kind()))
 }
