@@ -1,6 +1,24 @@
 //! Eight client *processes* share one rate limit through a real
 //! redis-server: each offers three times its share, and together they get
-//! the limit within ±5 %.
+//! the limit (at least 95 % of it) and never more than the limiter allows
+//! in the measured window: the rate over it, plus the burst, plus what
+//! leases let the processes hold.
+//!
+//! The limit is on the server's clock, while each process offers on its
+//! own schedule: a process that is descheduled offers nothing meanwhile,
+//! and when the whole fleet is (a loaded machine), the tokens of that time
+//! beyond the burst go unused. Each process reports how long it was
+//! stalled (gaps between its offers longer than two paces), and the share
+//! the fleet must get is taken over the window less the shortest stall
+//! among them (no less than the time the whole fleet offered nothing: a
+//! lower bound that errs towards passing; the upper one is exact).
+//!
+//! A grant counts only if its offer began inside the window and it came
+//! back before the window's end: the server decided it inside the window,
+//! however long a process was descheduled around the call. (Counting by
+//! the time a grant came back once counted grants a process lagging behind
+//! its schedule got after the window, and failed a loaded CI run at
+//! +9.1 %.)
 //!
 //! Processes, not threads: each has its own connection, runtime and
 //! clock readings, as replicas do. The test binary re-executes itself as
@@ -35,7 +53,7 @@ const OFFERED_PER_PROCESS: f64 = 3.0 * RATE_PER_SEC / PROCESSES as f64;
 /// steady state.
 const RUN: Duration = Duration::from_millis(2500);
 const WINDOW_START: Duration = Duration::from_millis(500);
-/// Accepted deviation from the limit.
+/// The share of the limit the fleet must get at least.
 const TOLERANCE: f64 = 0.05;
 /// Time the children get to start and connect before the common start.
 const START_DELAY: Duration = Duration::from_millis(1500);
@@ -61,11 +79,11 @@ fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let tests: [(&str, fn()); 2] = [
         (
-            "eight_processes_offering_three_times_their_share_get_the_shared_limit_within_5_percent",
+            "eight_processes_offering_three_times_their_share_get_the_shared_limit_and_no_more",
             || fleet_of_processes(NO_LEASE),
         ),
         (
-            "eight_processes_with_leases_of_5_get_the_shared_limit_within_5_percent",
+            "eight_processes_with_leases_of_5_get_the_shared_limit_and_no_more",
             || fleet_of_processes(5),
         ),
     ];
@@ -122,6 +140,7 @@ fn fleet_of_processes(lease: u32) {
         .collect();
     let deadline = Instant::now() + CHILD_TIMEOUT;
     let mut total = 0u64;
+    let mut fleet_stall = Duration::MAX;
     let mut reports = Vec::new();
     for mut child in children {
         // Bounded wait: a stuck child is killed and the test fails.
@@ -150,22 +169,48 @@ fn fleet_of_processes(lease: u32) {
             "a child fell back: {out}"
         );
         total += granted;
+        fleet_stall = fleet_stall.min(Duration::from_micros(field(&out, "stalled_us")));
         reports.push(out.trim().to_owned());
     }
     let window = (RUN - WINDOW_START).as_secs_f64();
     let expected = RATE_PER_SEC * window;
     let deviation = (total as f64 - expected) / expected;
+    // What the fleet could use: the window less the time every process
+    // was stalled (beyond the burst, those tokens were never asked for).
+    let usable = RATE_PER_SEC * (window - fleet_stall.as_secs_f64()).max(0.0);
+    let least = usable * (1.0 - TOLERANCE);
+    // What the limiter may grant in any window of this length: the rate,
+    // the burst (after a stall of the whole fleet the tokens saved up are
+    // spent at once), and the tokens leases let the processes hold, taken
+    // before the window and spent in it (at most two leases each).
+    let held = if lease > 1 { 2 * lease * PROCESSES } else { 0 };
+    let most = expected + f64::from(LIMIT_PER_PERIOD + held);
     println!(
         "lease {lease}: {PROCESSES} processes granted {total} in {window} s, limit {expected} \
-         ({:+.2} %); per process: {}",
+         ({:+.2} %), fleet stalled {fleet_stall:?}; per process: {}",
         deviation * 100.0,
         reports.join(" | ")
     );
     assert!(
-        deviation.abs() <= TOLERANCE,
-        "granted {total}, expected {expected} ± {} %",
-        TOLERANCE * 100.0
+        total as f64 <= most,
+        "granted {total}, more than the {most} the limiter allows in {window} s"
     );
+    assert!(
+        total as f64 >= least,
+        "granted {total}, less than {least} ({} % of the {usable} the fleet could use, \
+         stalled {fleet_stall:?}): the fleet did not get its limit",
+        100.0 * (1.0 - TOLERANCE)
+    );
+}
+
+/// How much of a gap between offers was a stall: none up to two paces,
+/// else all but the one pace the schedule asks for.
+fn stall(gap: Duration, pace: Duration) -> Duration {
+    if gap > 2 * pace {
+        gap - pace
+    } else {
+        Duration::ZERO
+    }
 }
 
 fn field<T: std::str::FromStr>(report: &str, name: &str) -> T {
@@ -214,6 +259,9 @@ fn child(spec: &str) {
     let pace = Duration::from_secs_f64(1.0 / OFFERED_PER_PROCESS);
     let (window_start, end) = (start + WINDOW_START, start + RUN);
     let (mut offered, mut granted) = (0u64, 0u64);
+    // Time in the window this process offered nothing for more than two
+    // paces (descheduled), and when it last offered.
+    let (mut stalled, mut last_offer) = (Duration::ZERO, window_start);
     loop {
         // Load generation: the next offer is due at start + offered × pace.
         let due = start + pace * u32::try_from(offered).unwrap();
@@ -224,16 +272,25 @@ fn child(spec: &str) {
             std::thread::sleep(wait);
         }
         offered += 1;
+        let asked = SystemTime::now();
+        if asked > window_start && asked < end {
+            stalled += stall(asked.duration_since(last_offer).unwrap_or_default(), pace);
+            last_offer = asked;
+        }
         if let Ok(permit) = pipeline.acquire_blocking(&origin) {
             permit.record_success();
-            if SystemTime::now() >= window_start {
+            if asked >= window_start && SystemTime::now() < end {
                 granted += 1;
             }
         }
     }
+    // A stall across the window's end.
+    stalled += stall(end.duration_since(last_offer).unwrap_or_default(), pace);
     let metrics = fleet.metrics();
     println!(
-        "offered {offered} granted {granted} fallbacks {} round_trips {}",
-        metrics.fallbacks, metrics.round_trips
+        "offered {offered} granted {granted} fallbacks {} round_trips {} stalled_us {}",
+        metrics.fallbacks,
+        metrics.round_trips,
+        stalled.as_micros()
     );
 }
