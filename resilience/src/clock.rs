@@ -12,7 +12,7 @@
 //! manual clock that sleep simply advances the clock, so a blocking test does
 //! not wait in real time either.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -81,13 +81,17 @@ pub trait Clock: Send + Sync + 'static {
 /// ```
 #[derive(Debug, Default)]
 pub struct Interrupt {
+    /// Set once, only with `state` locked, so that a waiter that checks it
+    /// under the lock and then waits (or registers) cannot miss the raise;
+    /// read without the lock by [`Interrupt::is_raised`], which every
+    /// queued bulkhead waiter asks on each wake-up.
+    raised: AtomicBool,
     state: Mutex<InterruptState>,
     condvar: Condvar,
 }
 
 #[derive(Debug, Default)]
 struct InterruptState {
-    raised: bool,
     /// Threads parked elsewhere (a bulkhead queue) that raising unparks.
     parked: Vec<(u64, std::thread::Thread)>,
     next: u64,
@@ -103,7 +107,7 @@ impl Interrupt {
     pub fn raise(&self) {
         let parked = {
             let mut state = self.lock();
-            state.raised = true;
+            self.raised.store(true, Ordering::Release);
             std::mem::take(&mut state.parked)
         };
         self.condvar.notify_all();
@@ -114,7 +118,7 @@ impl Interrupt {
 
     /// Whether the signal was raised.
     pub fn is_raised(&self) -> bool {
-        self.lock().raised
+        self.raised.load(Ordering::Acquire)
     }
 
     /// Waits in real time up to `duration` for the signal; `true` when the
@@ -123,7 +127,7 @@ impl Interrupt {
         let deadline = Instant::now().checked_add(duration);
         let mut state = self.lock();
         loop {
-            if state.raised {
+            if self.is_raised() {
                 return false;
             }
             let remaining = match deadline {
@@ -146,7 +150,7 @@ impl Interrupt {
     /// [`unregister`](Self::unregister).
     pub(crate) fn register_current_thread(&self) -> Option<u64> {
         let mut state = self.lock();
-        if state.raised {
+        if self.is_raised() {
             return None;
         }
         let id = state.next;
