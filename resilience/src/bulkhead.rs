@@ -820,6 +820,47 @@ mod tests {
     }
 
     #[test]
+    fn one_raise_wakes_every_queued_blocking_waiter_on_every_thread() {
+        // More waiters than the interrupt has registry shards, each on its
+        // own thread: a raise must reach every shard. A waiter it missed
+        // would sleep until its wait ran out (a minute; it then sees the
+        // raise and also ends Interrupted): the joins must come long before.
+        const WAITERS: u32 = 40;
+        const MAX_WAIT: Duration = Duration::from_secs(60);
+        let b = bulkhead(1, MAX_WAIT);
+        let held = b.try_acquire().unwrap();
+        let interrupt = Interrupt::new();
+        std::thread::scope(|s| {
+            let waiters: Vec<_> = (0..WAITERS)
+                .map(|_| s.spawn(|| b.acquire_blocking_interruptible(Duration::MAX, &interrupt)))
+                .collect();
+            wait_until_waiting(&b, WAITERS);
+            let raised = Instant::now();
+            interrupt.raise();
+            for waiter in waiters {
+                let outcome = waiter.join().unwrap();
+                assert!(
+                    matches!(outcome, Err(LocalRejection::Interrupted { .. })),
+                    "{outcome:?}"
+                );
+            }
+            assert!(
+                raised.elapsed() < MAX_WAIT / 2,
+                "a waiter slept through the raise"
+            );
+        });
+        let m = b.metrics();
+        assert_eq!((m.in_use, m.waiting), (1, 0), "only the held slot");
+        // A wait that starts after the raise is refused at once.
+        let late = b.acquire_blocking_interruptible(Duration::MAX, &interrupt);
+        assert!(
+            matches!(late, Err(LocalRejection::Interrupted { .. })),
+            "{late:?}"
+        );
+        drop(held);
+    }
+
+    #[test]
     fn a_blocking_waiter_handed_a_slot_as_it_is_interrupted_keeps_the_slot() {
         let b = bulkhead(1, Duration::from_secs(3600));
         let held = b.try_acquire().unwrap();
