@@ -142,7 +142,7 @@ pub fn lab_wall_clock() -> SystemTime {
 /// split by topic, kept so that matrices from before and after compare row
 /// by row (the `--json` keys, the Markdown rows). A new scenario is named
 /// here too, where its row should appear.
-const TABLE_ORDER: [&str; 84] = [
+const TABLE_ORDER: [&str; 86] = [
     "ok_200",
     "ok_200_tls",
     "name_not_found",
@@ -175,6 +175,8 @@ const TABLE_ORDER: [&str; 84] = [
     "closed_during_request_body_idempotent",
     "closed_during_one_shot_body",
     "stale_keep_alive",
+    "reused_connection_closed_after_request",
+    "reused_connection_closed_after_request_idempotent",
     "retry_after_seconds",
     "retry_after_not_idempotent",
     "retry_after_http_date",

@@ -249,6 +249,62 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             },
             ends_within: None,
         },
+        // A request on a reused connection that the server closes after
+        // reading it, without an answer: what libcurl re-sends by itself
+        // (`Curl_retry_request`, any method) and what any pool's "retry a
+        // request on a stale connection" would repeat. The records say one
+        // attempt per send, and the server's count must agree: a send the
+        // engine made on its own shows as a request with no record.
+        Scenario {
+            name: "reused_connection_closed_after_request",
+            summary: "a reused connection closed after the request was read: the POST is sent once and not retried, by evident or by its engine",
+            fault: h1(vec![
+                H1::Respond(ok()),
+                H1::CloseAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            client: DEFAULT_CLIENT,
+            calls: vec![ScenarioCall::post(), ScenarioCall::post()],
+            expected: vec![
+                vec![succeeded()],
+                vec![after_write(C::ConnectionClosed, stop(X::NotIdempotent))],
+            ],
+            server: ServerExpect {
+                executions: 2,
+                requests: Some(2),
+                key_receipts: None,
+                connections: None,
+            },
+            ends_within: None,
+        },
+        Scenario {
+            name: "reused_connection_closed_after_request_idempotent",
+            summary: "the same fault for a declared-idempotent call: retried once, as its own recorded attempt",
+            fault: h1(vec![
+                H1::Respond(ok()),
+                H1::CloseAfterRequest { execute: true },
+                H1::Respond(ok()),
+            ]),
+            client: DEFAULT_CLIENT,
+            calls: vec![
+                ScenarioCall::idempotent_get(),
+                ScenarioCall::idempotent_get(),
+            ],
+            expected: vec![
+                vec![succeeded()],
+                vec![
+                    after_write(C::ConnectionClosed, retry(R::SafelyIdempotent)),
+                    succeeded(),
+                ],
+            ],
+            server: ServerExpect {
+                executions: 3,
+                requests: Some(3),
+                key_receipts: None,
+                connections: None,
+            },
+            ends_within: None,
+        },
         Scenario {
             name: "connection_close_then_next_call",
             summary: "a response with Connection: close is final for its connection; the next call opens a new one without a failed attempt",
