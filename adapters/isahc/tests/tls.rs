@@ -134,14 +134,7 @@ fn a_root_that_is_not_a_certificate_is_a_typed_error_with_its_index() {
 #[tokio::test]
 async fn tls_options_hand_curl_the_default_roots_and_an_added_root() {
     let (listener, addr) = listen().await;
-    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
-    tokio::spawn(async move {
-        let tls = accept_tls(&listener, &acceptor).await;
-        let mut conn = RequestReader::new(tls);
-        conn.next_request().await.unwrap();
-        conn.respond(OK_HELLO).await;
-        assert!(conn.next_request().await.is_none());
-    });
+    answer_once_over_tls(listener);
     // The options every engine takes: the compiled-in public roots plus
     // the test CA, as a user adds a company CA.
     let options = evident_core::tls::TlsOptions::new()
