@@ -405,6 +405,23 @@ pub fn attempt_context(progress: Progress, deadline: Option<std::time::Instant>)
     AttemptContext::new(progress, deadline, 0, false)
 }
 
+/// Like [`attempt_context`], for an operation the caller declared
+/// idempotent: [`AttemptContext::repeat_is_harmless`] holds.
+///
+/// ```
+/// use evident_core::Progress;
+/// use evident_core::testing::{attempt_context, repeatable_attempt_context};
+///
+/// assert!(repeatable_attempt_context(Progress::new(), None).repeat_is_harmless());
+/// assert!(!attempt_context(Progress::new(), None).repeat_is_harmless());
+/// ```
+pub fn repeatable_attempt_context(
+    progress: Progress,
+    deadline: Option<std::time::Instant>,
+) -> AttemptContext {
+    AttemptContext::new(progress, deadline, 0, false).with_repeat_is_harmless(true)
+}
+
 /// Like [`attempt_context`], for the retry (resend count 1) that must not
 /// use a pooled connection, as the client asks after a 421 Misdirected
 /// Request.

@@ -217,7 +217,8 @@ impl<E: BlockingEngine> Client<E> {
                 plan.attempt_index,
                 fresh_connection,
             )
-            .with_origin(call.origin.clone());
+            .with_origin(call.origin.clone())
+            .with_repeat_is_harmless(call.repeat_is_harmless());
             let request = attempt_request(&mut parts, call.key.as_ref(), body.for_attempt());
             // The attempt span covers the attempt and its record.
             let attempt_span = attempt_span(plan.attempt_index).entered();

@@ -251,6 +251,12 @@ impl Call {
 
     /// Plans the next attempt, once the pipeline admitted it: its timeout
     /// and deadline count from now, after any admission wait.
+    /// Whether the server receiving a request of this call twice does no
+    /// harm: declared idempotent, or every attempt's head carries its key.
+    pub(crate) fn repeat_is_harmless(&self) -> bool {
+        self.idempotency == Idempotency::Declared || self.key.is_some()
+    }
+
     pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
         let attempt_index = self.attempts_made;
         self.attempts_made += 1;

@@ -500,7 +500,8 @@ impl<E: Engine> Client<E> {
                     plan.attempt_index,
                     fresh_connection,
                 )
-                .with_origin(call.origin.clone());
+                .with_origin(call.origin.clone())
+                .with_repeat_is_harmless(call.repeat_is_harmless());
                 let attempt = run_attempt(
                     &*self.h.engine,
                     (parts, call.key.as_ref(), body.for_attempt()),

@@ -309,6 +309,7 @@ pub struct AttemptContext {
     deadline: Option<Instant>,
     attempt_index: u32,
     fresh_connection: bool,
+    repeat_is_harmless: bool,
     origin: Option<Origin>,
 }
 
@@ -324,8 +325,16 @@ impl AttemptContext {
             deadline,
             attempt_index,
             fresh_connection,
+            repeat_is_harmless: false,
             origin: None,
         }
+    }
+
+    /// The context of an attempt whose request may be sent twice without
+    /// harm (see [`Self::repeat_is_harmless`]).
+    pub(crate) fn with_repeat_is_harmless(mut self, harmless: bool) -> Self {
+        self.repeat_is_harmless = harmless;
+        self
     }
 
     /// The context of an attempt of a call to `origin`.
@@ -389,6 +398,17 @@ impl AttemptContext {
     /// only on another connection.
     pub fn requires_fresh_connection(&self) -> bool {
         self.fresh_connection
+    }
+
+    /// Whether the server receiving this attempt's request twice would do
+    /// no harm: the caller declared the operation idempotent, or the
+    /// request's head carries the call's idempotency key. It says nothing
+    /// about what the core will retry (that is the evidence's and the
+    /// policy's to decide); an engine whose library may send a request a
+    /// second time on its own uses it to choose where that risk may be
+    /// taken at all (evident-isahc reuses connections only for these).
+    pub fn repeat_is_harmless(&self) -> bool {
+        self.repeat_is_harmless
     }
 }
 
