@@ -71,7 +71,7 @@ fn every_client_answers_every_smoke_call_and_its_costs_are_measured() {
         "evident client/reqwest",
         "reqwest-retry",
         "isahc",
-        "isahc, no reuse (as evident's)",
+        "isahc, no reuse (as evident's for other operations)",
         "evident-isahc engine",
         "evident client/isahc",
     ] {

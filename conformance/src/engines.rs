@@ -329,8 +329,9 @@ const REQWEST_ABANDONED_AT_TLS: &str = "over https with HTTP/2 offered, hyper-ut
     reqwest letting a connector layer wrap the I/O, or reporting which connection took the \
     request";
 
-/// The isahc engine (libcurl; async, HTTP/1.1 only, a fresh connection per
-/// attempt so that libcurl cannot re-send a request on its own).
+/// The isahc engine (libcurl; async, HTTP/1.1 only; a connection reused
+/// only for an attempt whose repeat is harmless, through a relay that
+/// refuses libcurl's own re-send).
 #[cfg(feature = "isahc")]
 pub fn isahc() -> EngineUnderTest {
     use std::sync::Arc;

@@ -35,6 +35,7 @@ use http_body::{Body, Frame, SizeHint};
 
 use crate::classify::classify;
 use crate::engine::HoldUntil;
+use crate::slot::Lease;
 
 /// The size of the buffer each response body read fills: large enough that
 /// a body of a few hundred kilobytes takes a handful of reads, small enough
@@ -284,6 +285,9 @@ pub(crate) struct ResponseBody {
     done: bool,
     hold_until: HoldUntil,
     held: Option<(EngineFailure, Pin<Box<tokio::time::Sleep>>)>,
+    /// The slot the transfer ran on: checked in at the answer's end, for
+    /// the next transfer to reuse; dropped (and closed) otherwise.
+    lease: Option<Lease>,
 }
 
 impl ResponseBody {
@@ -293,6 +297,7 @@ impl ResponseBody {
         progress: Progress,
         answer: AnswerSoFar,
         hold_until: HoldUntil,
+        lease: Option<Lease>,
     ) -> Self {
         ResponseBody {
             body,
@@ -302,6 +307,7 @@ impl ResponseBody {
             done: false,
             hold_until,
             held: None,
+            lease,
         }
     }
 }
@@ -313,6 +319,9 @@ pub(crate) struct AnswerSoFar {
     declared: Option<u64>,
     received: u64,
     upload: Arc<UploadState>,
+    /// Room for the next read; each chunk is split off its front, so a
+    /// short answer and the read that finds its end share one buffer.
+    buf: BytesMut,
 }
 
 impl AnswerSoFar {
@@ -325,11 +334,26 @@ impl AnswerSoFar {
             declared,
             received: 0,
             upload,
+            buf: BytesMut::new(),
         }
     }
 
     fn received(&mut self, n: usize) {
         self.received += n as u64;
+    }
+
+    /// Room for the next read: what the declared length still owes and one
+    /// byte to find the end, up to [`RESPONSE_CHUNK_SIZE`].
+    fn room(&mut self) -> &mut BytesMut {
+        if self.buf.is_empty() {
+            let owed = self.declared.map_or(RESPONSE_CHUNK_SIZE as u64, |d| {
+                d.saturating_sub(self.received) + 1
+            });
+            let size =
+                usize::try_from(owed).map_or(RESPONSE_CHUNK_SIZE, |o| o.min(RESPONSE_CHUNK_SIZE));
+            self.buf = BytesMut::zeroed(size);
+        }
+        &mut self.buf
     }
 
     /// The chunk's outcome once curl failed the transfer with `error`.
@@ -363,15 +387,14 @@ pub(crate) fn poll_chunk(
     answer: &mut AnswerSoFar,
     cx: &mut Context<'_>,
 ) -> Poll<Result<Option<Bytes>, EngineFailure>> {
-    let mut chunk = BytesMut::zeroed(RESPONSE_CHUNK_SIZE);
     loop {
-        match Pin::new(&mut *body).poll_read(cx, &mut chunk) {
+        match Pin::new(&mut *body).poll_read(cx, answer.room()) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(Ok(0)) => return Poll::Ready(Ok(None)),
             Poll::Ready(Ok(n)) => {
-                chunk.truncate(n);
+                let chunk = answer.buf.split_to(n).freeze();
                 answer.received(n);
-                return Poll::Ready(Ok(Some(chunk.freeze())));
+                return Poll::Ready(Ok(Some(chunk)));
             }
             Poll::Ready(Err(e)) if e.kind() == io::ErrorKind::Interrupted => {}
             Poll::Ready(Err(e)) => {
@@ -419,10 +442,16 @@ impl Body for ResponseBody {
             }
             Poll::Ready(Ok(None)) => {
                 this.done = true;
+                // isahc ends the body only once curl ended the transfer:
+                // the connection is back in curl's cache, or closed.
+                if let Some(lease) = this.lease.take() {
+                    lease.check_in();
+                }
                 Poll::Ready(None)
             }
             Poll::Ready(Err(failure)) => {
                 this.done = true;
+                this.lease = None;
                 match this.hold_until {
                     Some(until) if failure.signal() == EngineSignal::TimedOut => {
                         this.held = Some((failure, Box::pin(tokio::time::sleep_until(until))));

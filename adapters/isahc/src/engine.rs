@@ -21,7 +21,8 @@ use crate::body::{self, RequestBody, UploadState};
 use crate::builder::IsahcEngineBuilder;
 use crate::classify::{before_connected, classify_transfer, is_connect_failure};
 use crate::identity::IdentityFiles;
-use crate::relay::Listening;
+use crate::relay::{Listening, Relay};
+use crate::slot::{Lease, Slots, TurnFacts};
 
 /// The most curl's own transfer timer is set ahead of the attempt deadline.
 /// curl must report its timeout (with or without a connected address, which
@@ -45,7 +46,8 @@ const MIN_CURL_BUDGET: Duration = Duration::from_millis(1);
 /// by the adapter, never read while curl may be writing.
 const GUARD_LEAD: Duration = Duration::from_millis(1);
 
-/// The isahc engine: libcurl (HTTP/1.1, a fresh connection per attempt),
+/// The isahc engine: libcurl (HTTP/1.1; a connection reused only where a
+/// repeat is harmless, and curl's own re-send refused),
 /// driven by the async client.
 ///
 /// ```no_run
@@ -62,7 +64,11 @@ const GUARD_LEAD: Duration = Duration::from_millis(1);
 /// ```
 #[derive(Clone)]
 pub struct IsahcEngine {
+    /// The client that never reuses a connection (FORBID_REUSE).
     client: isahc::HttpClient,
+    /// Connection reuse for the attempts whose repeat is harmless (see
+    /// `slot.rs`): `None` without Unix sockets, or with reuse turned off.
+    reuse: Option<Reuse>,
     overrides: HostOverrides,
     /// How long each address but the last may take to connect (see
     /// [`IsahcEngineBuilder`]).
@@ -72,9 +78,18 @@ pub struct IsahcEngine {
     _identity: Option<Arc<IdentityFiles>>,
 }
 
+/// The client that reuses connections, and the slots it reuses them
+/// through.
+#[derive(Clone)]
+pub(crate) struct Reuse {
+    pub(crate) client: isahc::HttpClient,
+    pub(crate) slots: Slots,
+}
+
 impl fmt::Debug for IsahcEngine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("IsahcEngine")
+            .field("reuse", &self.reuse.is_some())
             .field("overrides", &self.overrides)
             .field("attempt_delay", &self.attempt_delay)
             .finish_non_exhaustive()
@@ -89,12 +104,14 @@ impl IsahcEngine {
 
     pub(crate) fn new(
         client: isahc::HttpClient,
+        reuse: Option<Reuse>,
         overrides: HostOverrides,
         connect_timing: ConnectTiming,
         identity: Option<IdentityFiles>,
     ) -> Self {
         IsahcEngine {
             client,
+            reuse,
             overrides,
             attempt_delay: connect_timing
                 .attempt_delay()
@@ -148,6 +165,7 @@ impl IsahcEngine {
         upload: &Arc<UploadState>,
         guard: &Guard,
         settle: impl Fn(),
+        lease: Option<Lease>,
     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
         let (parts, mut body) = response.into_parts();
         let mut so_far = body::AnswerSoFar::new(&parts.headers, upload.clone());
@@ -186,8 +204,9 @@ impl IsahcEngine {
                 None
             }
         };
-        let body = body::ResponseBody::new(body, first, progress.clone(), so_far, guard.deadline)
-            .boxed_unsync();
+        let body =
+            body::ResponseBody::new(body, first, progress.clone(), so_far, guard.deadline, lease)
+                .boxed_unsync();
         Ok(http::Response::from_parts(parts, body))
     }
 }
@@ -206,11 +225,16 @@ impl Engine for IsahcEngine {
         let progress = attempt.progress();
         progress.enter(AttemptStage::Resolve);
         let guard = Guard::new(attempt.deadline());
-        // Every transfer gets a new connection (FORBID_REUSE), so a request
-        // for a fresh connection (after a 421) is always honoured:
-        // `attempt.requires_fresh_connection()` needs nothing more.
         let (parts, body) = request.into_parts();
         let origin = attempt.origin_of(&parts.uri)?;
+        // A connection is reused only where curl's own re-send would do no
+        // harm, and even there it is refused (slot.rs). Every other transfer
+        // gets a new connection (FORBID_REUSE), and so does the attempt that
+        // must not run on a pooled one (after a 421).
+        let reuse = self
+            .reuse
+            .as_ref()
+            .filter(|_| attempt.repeat_is_harmless() && !attempt.requires_fresh_connection());
         let addrs = match guard
             .run(self.overrides.resolve(origin.host(), origin.port()))
             .await
@@ -220,7 +244,8 @@ impl Engine for IsahcEngine {
         };
 
         progress.enter(AttemptStage::Connect);
-        // Exact: the client never reuses a connection (FORBID_REUSE).
+        // Exact on a new connection; on a slot the relay records `true` once
+        // the request leaves on a connection that was open before.
         progress.connection_reused(false);
         // curl's agent thread connects and writes with no hook of ours in
         // between, and nothing can stop it once the core gives up: the
@@ -269,41 +294,43 @@ impl Engine for IsahcEngine {
             let connect_limit = (index < last)
                 .then_some(self.attempt_delay)
                 .filter(|limit| budget.is_none_or(|budget| *limit < budget));
-            // For https the adapter dials TCP itself and relays it to curl
-            // (relay.rs): TCP is then known to be up when the handshake
-            // stalls, and the relay proves whether a request record left.
-            // A relay that cannot listen (no private directory for its
-            // socket, say) leaves curl to dial, as without Unix sockets: a
-            // stalled handshake is then at `connect`. It listens first, so
-            // that it opens no connection it would not use.
-            let listening = if relayed {
-                Listening::bind().ok()
-            } else {
-                None
-            };
-            let relay = if let Some(listening) = listening {
+            // A reusable transfer goes through a slot: a Unix socket whose
+            // relay dials TCP for curl (slot.rs). Another `https://`
+            // transfer goes through a relay over a TCP connection the
+            // adapter dials first (relay.rs): TCP is then known to be up
+            // when the handshake stalls, and the relay proves whether a
+            // request record left. A slot or relay that cannot listen (no
+            // private directory for its socket, say) leaves curl to dial a
+            // new connection: a stalled handshake is then at `connect`.
+            // The relay listens first, so that it opens no connection it
+            // would not use.
+            let lease = reuse.and_then(|reuse| {
+                let lease = reuse.slots.checkout(&origin, addr).ok()?;
+                Some((lease, &reuse.client))
+            });
+            let route = if let Some((lease, client)) = lease {
+                let turn = lease.slot().begin(progress, connect_limit.or(budget));
+                Route::Slot(lease, turn, client)
+            } else if let Some(listening) = relayed.then(Listening::bind).and_then(Result::ok) {
                 match dial(addr, connect_limit.or(budget)).await {
                     Ok(tcp) => {
                         progress.enter(AttemptStage::Tls);
-                        Some(listening.relay_to(tcp))
+                        Route::Relayed(listening.relay_to(tcp))
                     }
                     Err(e) => {
-                        let signal = ErrorSite::Connect.io_signal(e.kind());
-                        if signal == EngineSignal::TimedOut && connect_limit.is_none() {
-                            // The attempt's own time ran out connecting.
-                            guard.hold().await;
-                            return Err(EngineFailure::new(signal, e));
-                        }
-                        failures.push_at(addr, signal, BoxError::from(e));
+                        own_connect_failed(e, addr, connect_limit, &guard, &mut failures).await?;
                         continue;
                     }
                 }
             } else {
-                None
+                Route::Direct(addr)
             };
-            let dialer = match &relay {
-                Some(relay) => Dialer::unix_socket(relay.path()),
-                None => Dialer::ip_socket(addr),
+            let (client, dialer) = match &route {
+                Route::Slot(lease, _, client) => {
+                    (*client, Dialer::unix_socket(lease.slot().path()))
+                }
+                Route::Relayed(relay) => (&self.client, Dialer::unix_socket(relay.path())),
+                Route::Direct(addr) => (&self.client, Dialer::ip_socket(*addr)),
             };
             let transfer = Self::request(
                 &parts,
@@ -313,8 +340,12 @@ impl Engine for IsahcEngine {
                 body.for_transfer(progress, &upload),
             )
             .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
-            let error = match guard.run(self.client.send_async(transfer)).await {
+            let error = match guard.run(client.send_async(transfer)).await {
                 Some(Ok(response)) => {
+                    let lease = match route {
+                        Route::Slot(lease, ..) => Some(lease),
+                        Route::Relayed(_) | Route::Direct(_) => None,
+                    };
                     return Self::answer(
                         response,
                         &parts.method,
@@ -322,16 +353,21 @@ impl Engine for IsahcEngine {
                         &upload,
                         &guard,
                         settle,
+                        lease,
                     )
                     .await;
                 }
                 Some(Err(error)) => error,
                 None => {
-                    // curl did not report in time. Through the relay, sealed
-                    // now, whether a record of the request left is known,
-                    // and none will; without it curl may have written.
-                    let unsent = !upload.touched()
-                        && relay.as_ref().is_some_and(|relay| !relay.facts().seal());
+                    // curl did not report in time. Through a slot or a
+                    // relay, sealed now, whether a byte of the request left
+                    // is known, and none will; without one curl may have
+                    // written.
+                    let unsent = match &route {
+                        Route::Slot(_, turn, _) => !turn.seal(),
+                        Route::Relayed(relay) => !upload.touched() && !relay.facts().seal(),
+                        Route::Direct(_) => false,
+                    };
                     if !unsent {
                         settle();
                     }
@@ -340,11 +376,31 @@ impl Engine for IsahcEngine {
             };
             let sending_body = upload.touched() && !upload.finished();
             let mut signal = classify_transfer(&error, sending_body);
-            let nothing_written = match &relay {
+            let nothing_written = match &route {
+                // The slot's relay, sealed now, forwarded no byte of the
+                // request and never will: what curl wrote into the socket
+                // stays there, whatever curl pulled of the body.
+                Route::Slot(_, turn, _) => {
+                    let left = turn.seal();
+                    if !left && let Some(e) = turn.take_connect_error() {
+                        own_connect_failed(e, addr, connect_limit, &guard, &mut failures).await?;
+                        continue;
+                    }
+                    if turn.resend_refused() {
+                        // curl's error is about the connection refused; the
+                        // attempt's is the first one's: closed after the
+                        // request, with no answer.
+                        signal = EngineSignal::ConnectionClosed;
+                    }
+                    if turn.server_reset() && signal == EngineSignal::ConnectionClosed {
+                        signal = EngineSignal::ConnectionReset;
+                    }
+                    !left
+                }
                 // The relay, sealed now, proves whether a record that can
                 // carry the request left; curl's bytes still in the socket
                 // never will.
-                Some(relay) => {
+                Route::Relayed(relay) => {
                     let facts = relay.facts();
                     let left = facts.seal();
                     if facts.server_reset() && signal == EngineSignal::ConnectionClosed {
@@ -356,7 +412,7 @@ impl Engine for IsahcEngine {
                 // curl reports the connected address only once TCP and TLS
                 // are up, and the easy handle is fresh: without one, and
                 // with the body untouched, curl wrote nothing.
-                None => error.remote_addr().is_none() && !upload.touched(),
+                Route::Direct(_) => error.remote_addr().is_none() && !upload.touched(),
             };
             let signal = if nothing_written {
                 before_connected(signal, https)
@@ -388,6 +444,36 @@ impl Engine for IsahcEngine {
             failures.into_failure()
         })
     }
+}
+
+/// How a transfer reaches its address.
+enum Route<'a> {
+    /// Through a slot, on its connection if curl still holds one, by the
+    /// client that reuses connections.
+    Slot(Lease, Arc<TurnFacts>, &'a isahc::HttpClient),
+    /// Through a relay, over the adapter's own new TCP connection.
+    Relayed(Relay),
+    /// curl dials the address itself, a new connection.
+    Direct(SocketAddr),
+}
+
+/// A TCP connect of the adapter's own failed: `Ok` to try the next address
+/// (the failure kept in `failures`), or the attempt's failure when the
+/// attempt's own time ran out.
+async fn own_connect_failed(
+    e: std::io::Error,
+    addr: SocketAddr,
+    connect_limit: Option<Duration>,
+    guard: &Guard,
+    failures: &mut ConnectFailures<BoxError>,
+) -> Result<(), EngineFailure> {
+    let signal = ErrorSite::Connect.io_signal(e.kind());
+    if signal == EngineSignal::TimedOut && connect_limit.is_none() {
+        guard.hold().await;
+        return Err(EngineFailure::new(signal, e));
+    }
+    failures.push_at(addr, signal, BoxError::from(e));
+    Ok(())
 }
 
 /// Connects TCP to `addr` within `limit` (none: unbounded), with Nagle off

@@ -13,12 +13,21 @@
 //! after a 417 to `Expect: 100-continue` it sends the request again. isahc
 //! has no per-request switch for any of it. This crate closes every path:
 //!
-//! * **no connection is ever reused** (`connection_cache_size(0)`, which is
-//!   curl's FORBID_REUSE): the re-send on a dead reused connection cannot
-//!   happen. This costs a TCP (and TLS) handshake per attempt; it is the
-//!   price of libcurl here, since the engine does not learn whether a call
-//!   is safely idempotent and the core has no way to count a re-send curl
-//!   makes on its own as an attempt;
+//! * **a connection is reused only where a repeat is harmless, and curl's
+//!   re-send is refused even there.** An attempt whose
+//!   [`repeat_is_harmless`](evident_core::AttemptContext::repeat_is_harmless)
+//!   (declared idempotent, or carrying its idempotency key) runs through a
+//!   *slot*: a Unix socket of the adapter's, one per connection kept, whose
+//!   relay dials TCP for curl and ties every byte to the transfer it
+//!   belongs to. When curl opens a second connection for a request that
+//!   already left on the first (its re-send), the relay never dials it: the
+//!   server sees the request once, and the attempt reports what the first
+//!   connection showed (sent, closed, no answer), as on every engine; the
+//!   core retries it, or not, as an attempt of its own. Every other attempt
+//!   gets a new connection (`connection_cache_size(0)`, curl's
+//!   FORBID_REUSE), so a request whose repeat could do harm never meets a
+//!   stale keep-alive at all. Without Unix sockets nothing is reused;
+//!   `max_idle_per_origin(0)` turns reuse off everywhere;
 //! * **HTTP/1.1 only**: the `REFUSED_STREAM` re-send is not controllable, so
 //!   HTTP/2 is a declared capability gap;
 //! * **every request body is a non-rewindable reader**: should curl ever try
@@ -49,8 +58,8 @@
 //! | --- | --- | --- |
 //! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
 //! | `Tls` | entered once the adapter's own TCP connect for `https://` succeeded, so a handshake that stalls times out at `Tls`, as on every engine. Handshake and certificate failures also take the `Tls` stage from their signal, and so does a send or receive failure before any request record left (it broke the handshake: a server rejecting a client certificate). Without Unix sockets curl dials, and a stalled handshake is reported at `Connect` (same category and evidence): curl reports nothing that shows TCP was up | exact on Unix; pre-write either way |
-//! | `connection_reused` | always `false`: the client never reuses a connection | exact |
-//! | nothing written | `https://`: the relay, sealed when the transfer fails (or the adapter's guard ends it), forwarded no application-data record (TLS 1.2 sends none before the handshake ends; TLS 1.3's first is its Finished, counted conservatively) and will forward nothing more; `http://`: the failed transfer reports no connected address (curl fills it once TCP is up; each transfer has a fresh easy handle). Either way curl never pulled the body | exact |
+//! | `connection_reused` | `false` on a new connection; on a slot, `true` once the request leaves on a connection open before the attempt | exact |
+//! | nothing written | on a slot: its relay, sealed when the transfer fails (or the adapter's guard ends it), forwarded no byte of the request (over TLS: no application-data record longer than an alert) and will forward nothing more, whatever curl wrote into the socket; otherwise for `https://`: the relay, sealed the same way, forwarded no application-data record (TLS 1.2 sends none before the handshake ends; TLS 1.3's first is its Finished, counted conservatively) and will forward nothing more; `http://`: the failed transfer reports no connected address (curl fills it once TCP is up; each transfer has a fresh easy handle). Either way curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | late (taken by curl's writer, possibly not yet on the wire) |
 //! | `body_written` (`AwaitHead`) | curl pulled the last body byte | late, as above |
 //! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled a body: a bodyless request, or a head curl never finished. Nothing shows the head was taken, so it is not claimed written (a strengthening fact comes late or not at all): a named gap for bodyless requests | exact as far as it goes |
@@ -185,6 +194,69 @@ mod relay {
     }
 }
 
-pub use builder::{IsahcEngineBuilder, SIGNS_NOTHING};
+#[cfg(unix)]
+mod slot;
+/// Without Unix sockets there are no slots: no connection is reused.
+#[cfg(not(unix))]
+mod slot {
+    use std::io;
+    use std::net::SocketAddr;
+    use std::path::Path;
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use evident_core::{Origin, Progress};
+
+    #[derive(Debug, Clone)]
+    pub(crate) enum Slots {}
+    #[derive(Debug)]
+    pub(crate) enum Lease {}
+    pub(crate) enum Slot {}
+    #[derive(Debug)]
+    pub(crate) enum TurnFacts {}
+
+    impl Slots {
+        pub(crate) fn checkout(&self, _: &Origin, _: SocketAddr) -> io::Result<Lease> {
+            match *self {}
+        }
+    }
+
+    impl Lease {
+        pub(crate) fn slot(&self) -> &Slot {
+            match *self {}
+        }
+        pub(crate) fn check_in(self) {
+            match self {}
+        }
+    }
+
+    impl Slot {
+        pub(crate) fn path(&self) -> &Path {
+            match *self {}
+        }
+        pub(crate) fn begin(&self, _: &Progress, _: Option<Duration>) -> Arc<TurnFacts> {
+            match *self {}
+        }
+    }
+
+    impl TurnFacts {
+        pub(crate) fn seal(&self) -> bool {
+            match *self {}
+        }
+        pub(crate) fn server_reset(&self) -> bool {
+            match *self {}
+        }
+        pub(crate) fn resend_refused(&self) -> bool {
+            match *self {}
+        }
+        pub(crate) fn take_connect_error(&self) -> Option<io::Error> {
+            match *self {}
+        }
+    }
+}
+
+pub use builder::{
+    CURL_CACHE_TTL_MARGIN, CURL_CONNECTION_CACHE, IsahcEngineBuilder, SIGNS_NOTHING,
+};
 pub use engine::{CURL_DEADLINE_LEAD_MAX, IncompleteHead, IsahcEngine};
 pub use isahc;

@@ -32,7 +32,7 @@ use tokio::net::{TcpStream, UnixListener, UnixStream};
 use tokio::sync::oneshot;
 
 /// The size of the relay's buffer in each direction.
-const RELAY_BUFFER_BYTES: usize = 16 * 1024;
+pub(crate) const RELAY_BUFFER_BYTES: usize = 16 * 1024;
 
 /// The longest socket path the kernel takes (`sun_path` is 108 bytes,
 /// NUL included).
@@ -209,7 +209,7 @@ async fn serve(
 }
 
 /// Whether the peer of `stream` is this process.
-fn from_this_process(stream: &UnixStream) -> bool {
+pub(crate) fn from_this_process(stream: &UnixStream) -> bool {
     stream
         .peer_cred()
         .ok()
@@ -272,18 +272,42 @@ async fn towards_curl(
 /// Where a stream of TLS records is: reading a header, or skipping a
 /// record's body.
 #[derive(Debug, Default)]
-struct Records {
+pub(crate) struct Records {
     header: [u8; 5],
     header_len: usize,
     body_left: usize,
     /// Bytes that are not TLS records: nothing more is read from them.
     opaque: bool,
+    /// Application-data records no longer than a TLS 1.3 alert are taken
+    /// for one (see [`Records::telling_alerts_apart`]).
+    alerts_apart: bool,
 }
 
+/// The longest TLS 1.3 record that carries an alert: two bytes of alert,
+/// the inner content type and a 16-byte AEAD tag (every TLS 1.3 suite
+/// rustls offers), unpadded (rustls pads nothing). It is sent as
+/// application data (RFC 8446 §5.2), so only its length tells it apart.
+const TLS13_ALERT_RECORD_LEN: usize = 2 + 1 + 16;
+
 impl Records {
+    /// Records read on a connection curl may close during another
+    /// transfer's turn: curl closes a pooled connection it finds unhealthy
+    /// with a `close_notify`, which TLS 1.3 sends as an application-data
+    /// record of [`TLS13_ALERT_RECORD_LEN`] bytes. Such a record is not
+    /// counted as the request. Nothing of a request fits in one: curl's
+    /// first write of a request is its whole head (at least
+    /// `GET / HTTP/1.1` and a `Host` line), whose record is at least twice
+    /// as long.
+    pub(crate) fn telling_alerts_apart() -> Self {
+        Records {
+            alerts_apart: true,
+            ..Records::default()
+        }
+    }
+
     /// Reads the record boundaries in `bytes`: whether a record that may
     /// carry request bytes starts in them (or the bytes are not TLS).
-    fn carry_request(&mut self, mut bytes: &[u8]) -> bool {
+    pub(crate) fn carry_request(&mut self, mut bytes: &[u8]) -> bool {
         let mut carries = false;
         while !bytes.is_empty() && !self.opaque {
             if self.body_left > 0 {
@@ -300,19 +324,21 @@ impl Records {
                 break;
             }
             self.header_len = 0;
+            let len = usize::from(u16::from_be_bytes([self.header[3], self.header[4]]));
             match self.header[0] {
+                APPLICATION_DATA if self.alerts_apart && len <= TLS13_ALERT_RECORD_LEN => {}
                 APPLICATION_DATA => carries = true,
                 CHANGE_CIPHER_SPEC | ALERT | HANDSHAKE | HEARTBEAT => {}
                 _ => self.opaque = true,
             }
-            self.body_left = usize::from(u16::from_be_bytes([self.header[3], self.header[4]]));
+            self.body_left = len;
         }
         carries || self.opaque
     }
 }
 
 /// A fresh socket path in this process's private directory.
-fn socket_path() -> io::Result<PathBuf> {
+pub(crate) fn socket_path() -> io::Result<PathBuf> {
     static DIR: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let dir = DIR
@@ -386,6 +412,22 @@ mod tests {
             // The piece holding the record's fifth header byte.
             assert_eq!(first, Some((start + 4) / step), "step {step}");
         }
+    }
+
+    #[test]
+    fn a_tls13_alert_counts_as_no_request_only_where_alerts_are_told_apart() {
+        let close_notify = record(APPLICATION_DATA, 19);
+        let head = record(APPLICATION_DATA, 35);
+        for step in 1..close_notify.len() {
+            let mut records = Records::telling_alerts_apart();
+            assert!(
+                !close_notify
+                    .chunks(step)
+                    .any(|piece| records.carry_request(piece))
+            );
+            assert!(head.chunks(step).any(|piece| records.carry_request(piece)));
+        }
+        assert!(Records::default().carry_request(&close_notify));
     }
 
     #[test]

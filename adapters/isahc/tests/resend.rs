@@ -14,7 +14,7 @@ mod support;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use evident_core::{AttemptBody, Engine};
+use evident_core::{AttemptBody, EngineSignal, ExecutionEvidence};
 use evident_isahc::IsahcEngine;
 use evident_isahc::isahc::config::Configurable;
 use evident_isahc::isahc::{self, AsyncReadResponseExt, ResponseExt};
@@ -91,12 +91,13 @@ async fn through_the_adapter_the_post_is_executed_once() {
     assert_eq!(posts.executions(), 1);
 }
 
-#[tokio::test]
-async fn through_the_adapter_every_attempt_opens_its_own_connection() {
+/// Serves every connection, answering every request; returns how many
+/// connections it accepted.
+async fn keep_alive_server() -> (std::net::SocketAddr, Ledger) {
     let (listener, addr) = listen().await;
     let connections = Ledger::default();
     let counted = connections.clone();
-    serve(listener, 3, move |_, mut conn| {
+    serve(listener, 16, move |_, mut conn| {
         counted.execute();
         async move {
             while conn.next_request().await.is_some() {
@@ -104,15 +105,91 @@ async fn through_the_adapter_every_attempt_opens_its_own_connection() {
             }
         }
     });
+    (addr, connections)
+}
+
+#[tokio::test]
+async fn through_the_adapter_every_attempt_whose_repeat_could_harm_opens_its_own_connection() {
+    let (addr, connections) = keep_alive_server().await;
     let engine = IsahcEngine::builder().build().unwrap();
     for _ in 0..3 {
-        let request = http::Request::get(format!("http://{addr}/"))
-            .body(AttemptBody::Empty)
+        fetch(&engine, get(&format!("http://{addr}/")), &attempt())
+            .await
             .unwrap();
-        fetch(&engine, request, &attempt()).await.unwrap();
     }
     assert_eq!(connections.executions(), 3);
-    let _ = engine.name();
+}
+
+#[tokio::test]
+async fn through_the_adapter_repeatable_attempts_share_one_connection() {
+    let (addr, connections) = keep_alive_server().await;
+    let engine = IsahcEngine::builder().build().unwrap();
+    let url = format!("http://{addr}/");
+    let mut reused = Vec::new();
+    for _ in 0..3 {
+        let attempt = repeatable();
+        fetch(&engine, get(&url), &attempt).await.unwrap();
+        reused.push(attempt.progress().snapshot().connection_reused());
+    }
+    assert_eq!(connections.executions(), 1);
+    assert_eq!(reused, [Some(false), Some(true), Some(true)]);
+    // One whose repeat could harm gets its own, and leaves the shared one
+    // alone.
+    fetch(&engine, get(&url), &attempt()).await.unwrap();
+    fetch(&engine, get(&url), &repeatable()).await.unwrap();
+    assert_eq!(connections.executions(), 2);
+    // Reuse turned off: a connection per attempt, whatever the attempt.
+    let (addr, connections) = keep_alive_server().await;
+    let engine = IsahcEngine::builder()
+        .max_idle_per_origin(0)
+        .build()
+        .unwrap();
+    for _ in 0..2 {
+        fetch(&engine, get(&format!("http://{addr}/")), &repeatable())
+            .await
+            .unwrap();
+    }
+    assert_eq!(connections.executions(), 2);
+}
+
+#[tokio::test]
+async fn through_the_adapter_curls_resend_on_a_stale_reused_connection_never_leaves() {
+    for body in [
+        AttemptBody::Empty,
+        AttemptBody::Full(Some(bytes::Bytes::from_static(b"amount=5"))),
+    ] {
+        let (addr, posts) = stale_keep_alive_server().await;
+        let engine = IsahcEngine::builder().build().unwrap();
+        let warm_up = http::Request::get(format!("http://{addr}/warm-up"))
+            .body(AttemptBody::Empty)
+            .unwrap();
+        fetch(&engine, warm_up, &repeatable()).await.unwrap();
+        // Declared idempotent: it runs on the warm connection, which the
+        // server closes after executing it. curl sends it again on a new
+        // connection (or, with a body it cannot rewind, gives up); the
+        // slot refuses that connection, so the server executes it once,
+        // and the attempt says what happened to it.
+        let pay = http::Request::post(format!("http://{addr}/pay"))
+            .body(body)
+            .unwrap();
+        let attempt = repeatable();
+        let failure = fetch(&engine, pay, &attempt).await.unwrap_err();
+        assert_eq!(posts.executions(), 1, "executed once, not re-sent");
+        assert_eq!(failure.signal(), EngineSignal::ConnectionClosed);
+        let judged = judged(&failure, &attempt);
+        assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+        assert_eq!(
+            attempt.progress().snapshot().connection_reused(),
+            Some(true)
+        );
+        // The core's retry, as an attempt of its own, gets a new connection.
+        let again = http::Request::post(format!("http://{addr}/pay"))
+            .body(AttemptBody::Empty)
+            .unwrap();
+        let (status, _) = fetch(&engine, again, &repeatable()).await.unwrap();
+        assert_eq!(status, 200);
+        assert_eq!(posts.executions(), 2);
+    }
 }
 
 /// A server that answers 417 to a request head carrying `Expect:

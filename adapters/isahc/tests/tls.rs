@@ -147,15 +147,67 @@ async fn tls_options_hand_curl_the_default_roots_and_an_added_root() {
 }
 
 #[test]
-fn pool_options_are_refused_not_ignored() {
+fn pool_options_are_validated_and_honoured() {
+    // Connections are reused (for the attempts whose repeat is harmless)
+    // through Unix sockets: the pool options mean what they mean on every
+    // engine, and reuse can be turned off.
+    assert!(
+        IsahcEngine::builder()
+            .max_idle_per_origin(0)
+            .idle_timeout(Duration::from_secs(5))
+            .build()
+            .is_ok()
+    );
     let err = IsahcEngine::builder()
-        .max_idle_per_origin(4)
+        .max_idle_per_origin(evident_core::engine::pool::MAX_IDLE_PER_ORIGIN_LIMIT + 1)
         .build()
         .unwrap_err();
     assert_eq!(err.field(), "max_idle_per_origin");
     let err = IsahcEngine::builder()
-        .idle_timeout(Duration::from_secs(5))
+        .idle_timeout(Duration::ZERO)
         .build()
         .unwrap_err();
     assert_eq!(err.field(), "idle_timeout");
+}
+
+/// A TLS server that answers every request on its connections; returns
+/// how many connections it accepted.
+fn answer_all_over_tls(listener: tokio::net::TcpListener) -> Ledger {
+    let connections = Ledger::default();
+    let counted = connections.clone();
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        loop {
+            let tls = accept_tls(&listener, &acceptor).await;
+            counted.execute();
+            tokio::spawn(async move {
+                let mut conn = RequestReader::new(tls);
+                while conn.next_request().await.is_some() {
+                    conn.respond(OK_HELLO).await;
+                }
+            });
+        }
+    });
+    connections
+}
+
+#[tokio::test]
+async fn repeatable_attempts_reuse_one_tls_connection_and_others_get_their_own() {
+    let (listener, addr) = listen().await;
+    let connections = answer_all_over_tls(listener);
+    let engine = engine(HostOverrides::new());
+    let url = format!("https://localhost:{}/", addr.port());
+    for _ in 0..3 {
+        let attempt = repeatable();
+        let (status, _) = fetch(&engine, get(&url), &attempt).await.unwrap();
+        assert_eq!(status, 200);
+    }
+    assert_eq!(connections.executions(), 1, "one handshake for three GETs");
+    let (status, _) = fetch(&engine, get(&url), &attempt()).await.unwrap();
+    assert_eq!(status, 200);
+    assert_eq!(
+        connections.executions(),
+        2,
+        "a non-repeatable attempt gets its own"
+    );
 }

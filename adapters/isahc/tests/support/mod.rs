@@ -16,6 +16,12 @@ pub fn attempt_within(after: std::time::Duration) -> AttemptContext {
     evident_core::testing::attempt_context(Progress::new(), Some(std::time::Instant::now() + after))
 }
 
+/// A fresh attempt context for an operation declared idempotent: one the
+/// engine may run on a reused connection.
+pub fn repeatable() -> AttemptContext {
+    evident_core::testing::repeatable_attempt_context(Progress::new(), None)
+}
+
 /// What the core makes of a failed attempt: the shared classification of the
 /// engine's signal at the attempt's progress.
 pub fn judged(failure: &EngineFailure, attempt: &AttemptContext) -> TransportFailure {

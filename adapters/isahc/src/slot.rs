@@ -1,0 +1,646 @@
+//! Connections reused across transfers, for the operations whose repeat is
+//! harmless, with libcurl's own re-send refused before it leaves.
+//!
+//! A *slot* is a Unix socket the adapter listens on, for one address of one
+//! origin, lent to one transfer at a time (that transfer's *turn*). curl
+//! keys its connection cache by the socket's path, so a transfer handed a
+//! slot reuses the connection the slot's last transfer left in curl's cache
+//! (when curl still finds it healthy), and no other transfer can. Every
+//! connection curl opens on the slot is dialed by the relay (TCP) and
+//! forwarded byte for byte, as the `https://` relay does (relay.rs), and
+//! every byte is tied to the turn it belongs to. A turn learns:
+//!
+//! * whether its request may have left, and on which connection: one open
+//!   before the turn began is a reused one;
+//! * that curl opened another connection after the request left on one:
+//!   that is `Curl_retry_request`, libcurl re-sending a request whose
+//!   reused connection died before the first response byte. The relay
+//!   refuses that connection: it never dials it, so the server never sees
+//!   the second send; curl's transfer fails, and the attempt reports what
+//!   the first connection showed (the request sent, the connection closed
+//!   or reset, no answer), as every other engine reports it. The core then
+//!   retries or not, by the rules, as an attempt of its own;
+//! * that the server closed or reset the connection that carried it, and a
+//!   TCP connect that failed (the relay dials).
+//!
+//! Three rules keep those facts exact:
+//!
+//! * a connection that gets bytes while no turn runs on its slot, from curl
+//!   or from the server, is closed and forwards nothing: a status a server
+//!   sends on an idle connection before closing it (a 408) never becomes
+//!   the next request's answer;
+//! * once the server's side of a connection ends, the relay closes curl's
+//!   side and forwards nothing more: a request curl writes onto a
+//!   connection the server closed never leaves the process;
+//! * once a turn's request left on one connection, no other connection
+//!   forwards a byte of it.
+
+use std::collections::HashMap;
+use std::io;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use evident_core::{AttemptStage, Origin, Progress};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpStream, UnixListener, UnixStream};
+use tokio::sync::watch;
+
+use crate::relay::{RELAY_BUFFER_BYTES, Records, from_this_process, socket_path};
+
+/// Where a turn's request stands: no byte of it has left, it may have
+/// left (on [`TurnFacts::carrier`]), or the adapter sealed the turn first.
+const OPEN: u8 = 0;
+const LEFT: u8 = 1;
+const SEALED: u8 = 2;
+
+/// What one turn saw.
+#[derive(Debug, Default)]
+pub(crate) struct TurnFacts {
+    /// [`OPEN`], [`LEFT`] or [`SEALED`].
+    request: AtomicU8,
+    /// The connection the request left on (ids start at 1).
+    carrier: AtomicU64,
+    /// The server reset the carrier.
+    server_reset: AtomicBool,
+    /// curl opened another connection once the request had left: its own
+    /// re-send, refused.
+    resend_refused: AtomicBool,
+    /// The relay's TCP connect for this turn failed.
+    connect_error: Mutex<Option<io::Error>>,
+}
+
+impl TurnFacts {
+    /// Before bytes of the request are forwarded on connection `conn`:
+    /// whether they may be. The first connection to carry the request is
+    /// the only one that may; none may once sealed.
+    fn request_leaving(&self, conn: u64) -> bool {
+        match self
+            .request
+            .compare_exchange(OPEN, LEFT, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => {
+                self.carrier.store(conn, Ordering::Release);
+                true
+            }
+            Err(LEFT) => self.carrier.load(Ordering::Acquire) == conn,
+            Err(_) => false,
+        }
+    }
+
+    fn left(&self) -> bool {
+        self.request.load(Ordering::Acquire) == LEFT
+    }
+
+    fn sealed(&self) -> bool {
+        self.request.load(Ordering::Acquire) == SEALED
+    }
+
+    fn carried_by(&self, conn: u64) -> bool {
+        self.left() && self.carrier.load(Ordering::Acquire) == conn
+    }
+
+    /// Stops the turn's forwarding for good, and says whether a byte of
+    /// the request may have left before: `false` proves that none did,
+    /// and none will.
+    pub(crate) fn seal(&self) -> bool {
+        match self
+            .request
+            .compare_exchange(OPEN, SEALED, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => false,
+            Err(state) => state == LEFT,
+        }
+    }
+
+    /// Whether the server reset the connection that carried the request.
+    pub(crate) fn server_reset(&self) -> bool {
+        self.server_reset.load(Ordering::Acquire)
+    }
+
+    /// Whether curl tried to send the request again on another connection
+    /// (refused: it never left).
+    pub(crate) fn resend_refused(&self) -> bool {
+        self.resend_refused.load(Ordering::Acquire)
+    }
+
+    /// The relay's failed TCP connect, taken once.
+    pub(crate) fn take_connect_error(&self) -> Option<io::Error> {
+        self.connect_error.lock().expect("not poisoned").take()
+    }
+}
+
+/// One turn: the transfer a slot serves now.
+#[derive(Debug)]
+struct Turn {
+    facts: Arc<TurnFacts>,
+    progress: Progress,
+    /// How long the relay may take to connect TCP for this turn (`None`:
+    /// unbounded).
+    connect_limit: Option<Duration>,
+    /// Connections numbered below this were open before the turn began.
+    first_conn: u64,
+}
+
+/// What the relay's tasks and the slot's holder share.
+#[derive(Debug)]
+struct Shared {
+    addr: SocketAddr,
+    tls: bool,
+    turn: Mutex<Option<Arc<Turn>>>,
+    next_conn: AtomicU64,
+    /// Connections relayed and still open.
+    open: AtomicUsize,
+    /// The accept loop ended: nothing more will be relayed.
+    closed: AtomicBool,
+}
+
+impl Shared {
+    fn turn(&self) -> Option<Arc<Turn>> {
+        self.turn.lock().expect("not poisoned").clone()
+    }
+}
+
+/// A slot: its socket, and the relay behind it. Dropping it stops the
+/// relay, closes its connections and removes the socket's path.
+#[derive(Debug)]
+pub(crate) struct Slot {
+    path: PathBuf,
+    shared: Arc<Shared>,
+    _stop: watch::Sender<()>,
+}
+
+impl Slot {
+    /// Binds a fresh socket for `addr` and starts its relay.
+    fn bind(addr: SocketAddr, tls: bool) -> io::Result<Slot> {
+        let path = socket_path()?;
+        let listener = UnixListener::bind(&path)?;
+        let shared = Arc::new(Shared {
+            addr,
+            tls,
+            turn: Mutex::new(None),
+            next_conn: AtomicU64::new(1),
+            open: AtomicUsize::new(0),
+            closed: AtomicBool::new(false),
+        });
+        let (stop, stopped) = watch::channel(());
+        tokio::spawn(serve(listener, path.clone(), shared.clone(), stopped));
+        Ok(Slot {
+            path,
+            shared,
+            _stop: stop,
+        })
+    }
+
+    /// The socket curl dials.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Starts a turn: the relay ties what it forwards to it from now on.
+    pub(crate) fn begin(
+        &self,
+        progress: &Progress,
+        connect_limit: Option<Duration>,
+    ) -> Arc<TurnFacts> {
+        let facts = Arc::new(TurnFacts::default());
+        let turn = Turn {
+            facts: facts.clone(),
+            progress: progress.clone(),
+            connect_limit,
+            first_conn: self.shared.next_conn.load(Ordering::Acquire),
+        };
+        *self.shared.turn.lock().expect("not poisoned") = Some(Arc::new(turn));
+        facts
+    }
+
+    /// Ends the turn: the slot is idle.
+    fn end(&self) {
+        *self.shared.turn.lock().expect("not poisoned") = None;
+    }
+
+    /// Whether a connection curl may reuse is open on the slot.
+    fn holds_a_connection(&self) -> bool {
+        !self.shared.closed.load(Ordering::Acquire) && self.shared.open.load(Ordering::Acquire) > 0
+    }
+}
+
+/// The key of a slot: an origin (what curl checks before reusing) and the
+/// address its connections go to.
+type SlotKey = (Origin, SocketAddr);
+
+/// Idle slots, each with the instant it became idle, most recent last.
+type IdleSlots = HashMap<SlotKey, Vec<(Instant, Slot)>>;
+
+/// The idle slots, per origin and address.
+#[derive(Debug, Clone)]
+pub(crate) struct Slots {
+    idle: Arc<Mutex<IdleSlots>>,
+    max_idle_per_origin: usize,
+    idle_timeout: Duration,
+}
+
+impl Slots {
+    pub(crate) fn new(max_idle_per_origin: usize, idle_timeout: Duration) -> Self {
+        Slots {
+            idle: Arc::default(),
+            max_idle_per_origin,
+            idle_timeout,
+        }
+    }
+
+    /// A slot for a transfer to `addr`: the most recently used idle one
+    /// that still holds a connection, or a new one.
+    pub(crate) fn checkout(&self, origin: &Origin, addr: SocketAddr) -> io::Result<Lease> {
+        let key = (origin.clone(), addr);
+        let reused = {
+            let mut idle = self.idle.lock().expect("not poisoned");
+            let mut found = None;
+            if let Some(slots) = idle.get_mut(&key) {
+                while let Some((since, slot)) = slots.pop() {
+                    if since.elapsed() < self.idle_timeout && slot.holds_a_connection() {
+                        found = Some(slot);
+                        break;
+                    }
+                }
+                if slots.is_empty() {
+                    idle.remove(&key);
+                }
+            }
+            found
+        };
+        let slot = match reused {
+            Some(slot) => slot,
+            None => Slot::bind(addr, origin.is_https())?,
+        };
+        Ok(Lease {
+            held: Some((key, slot)),
+            slots: self.clone(),
+        })
+    }
+
+    fn check_in(&self, key: SlotKey, slot: Slot) {
+        if !slot.holds_a_connection() {
+            return;
+        }
+        let mut idle = self.idle.lock().expect("not poisoned");
+        let slots = idle.entry(key).or_default();
+        slots.retain(|(since, slot)| {
+            since.elapsed() < self.idle_timeout && slot.holds_a_connection()
+        });
+        if slots.len() < self.max_idle_per_origin {
+            slots.push((Instant::now(), slot));
+        }
+    }
+}
+
+/// A slot lent to one transfer. [`Lease::check_in`] gives it back once the
+/// transfer is over; dropped otherwise, it seals its turn and closes the
+/// slot with its connections (a transfer cut short leaves nothing to
+/// reuse).
+#[derive(Debug)]
+pub(crate) struct Lease {
+    /// `None` once checked in.
+    held: Option<(SlotKey, Slot)>,
+    slots: Slots,
+}
+
+impl Lease {
+    pub(crate) fn slot(&self) -> &Slot {
+        &self.held.as_ref().expect("held until checked in").1
+    }
+
+    /// The transfer is over, its answer whole: the slot is idle again.
+    pub(crate) fn check_in(mut self) {
+        if let Some((key, slot)) = self.held.take() {
+            slot.end();
+            self.slots.check_in(key, slot);
+        }
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        if let Some((_, slot)) = self.held.take()
+            && let Some(turn) = slot.shared.turn()
+        {
+            let _ = turn.facts.seal();
+        }
+    }
+}
+
+/// Marks the slot closed when its accept loop ends, however it ends.
+struct ClosedOnDrop(Arc<Shared>);
+
+impl Drop for ClosedOnDrop {
+    fn drop(&mut self) {
+        self.0.closed.store(true, Ordering::Release);
+    }
+}
+
+/// Counts a relayed connection open while it lives.
+struct OpenWhileAlive(Arc<Shared>);
+
+impl OpenWhileAlive {
+    fn new(shared: &Arc<Shared>) -> Self {
+        let _ = shared.open.fetch_add(1, Ordering::AcqRel);
+        OpenWhileAlive(shared.clone())
+    }
+}
+
+impl Drop for OpenWhileAlive {
+    fn drop(&mut self) {
+        let _ = self.0.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Accepts curl's connections until the slot is dropped, relaying each.
+async fn serve(
+    listener: UnixListener,
+    path: PathBuf,
+    shared: Arc<Shared>,
+    mut stopped: watch::Receiver<()>,
+) {
+    let _closed = ClosedOnDrop(shared.clone());
+    loop {
+        let curl = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) if from_this_process(&stream) => stream,
+                // Another process found the path: it gets nothing.
+                Ok(_) => continue,
+                Err(_) => break,
+            },
+            _ = stopped.changed() => break,
+        };
+        let conn = shared.next_conn.fetch_add(1, Ordering::AcqRel);
+        let stopped = stopped.clone();
+        tokio::spawn(relay_connection(curl, conn, shared.clone(), stopped));
+    }
+    drop(listener);
+    let _ = std::fs::remove_file(&path);
+}
+
+/// One connection curl opened on the slot: dialed for the turn that opened
+/// it, then relayed until either side ends or the slot is dropped.
+async fn relay_connection(
+    curl: UnixStream,
+    conn: u64,
+    shared: Arc<Shared>,
+    mut stopped: watch::Receiver<()>,
+) {
+    // curl connects only for a transfer: no turn, nothing to dial for.
+    let Some(turn) = shared.turn() else { return };
+    if turn.facts.left() {
+        // The request left on another connection already: this is curl
+        // sending it again. Closed unanswered, it never reaches the server.
+        turn.facts.resend_refused.store(true, Ordering::Release);
+        return;
+    }
+    let dial = async {
+        let dial = TcpStream::connect(shared.addr);
+        let tcp = match turn.connect_limit {
+            Some(limit) => tokio::time::timeout(limit, dial)
+                .await
+                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))?,
+            None => dial.await?,
+        };
+        // Nagle off, as curl sets it.
+        tcp.set_nodelay(true)?;
+        Ok::<_, io::Error>(tcp)
+    };
+    let connected = tokio::select! {
+        connected = dial => connected,
+        _ = stopped.changed() => return,
+    };
+    let tcp = match connected {
+        Ok(tcp) => tcp,
+        Err(e) => {
+            *turn.facts.connect_error.lock().expect("not poisoned") = Some(e);
+            return;
+        }
+    };
+    if turn.facts.sealed() {
+        return;
+    }
+    if shared.tls {
+        // TCP is up: a handshake that stalls now stalls at `tls`.
+        turn.progress.enter(AttemptStage::Tls);
+    }
+    drop(turn);
+    let _open = OpenWhileAlive::new(&shared);
+    let (curl_read, curl_write) = curl.into_split();
+    let (tcp_read, tcp_write) = tcp.into_split();
+    // Whichever direction ends first ends the connection: the rules above
+    // never forward one way once the other is over.
+    tokio::select! {
+        () = towards_server(curl_read, tcp_write, conn, &shared) => {}
+        () = towards_curl(tcp_read, curl_write, conn, &shared) => {}
+        _ = stopped.changed() => {}
+    }
+}
+
+/// curl's bytes, forwarded to the server when they belong to the turn.
+async fn towards_server(
+    mut curl: tokio::net::unix::OwnedReadHalf,
+    mut server: tokio::net::tcp::OwnedWriteHalf,
+    conn: u64,
+    shared: &Shared,
+) {
+    let mut records = Records::telling_alerts_apart();
+    let mut buf = vec![0; RELAY_BUFFER_BYTES];
+    loop {
+        let n = match curl.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        // Between turns curl writes nothing but a close.
+        let Some(turn) = shared.turn() else { break };
+        let carries = !shared.tls || records.carry_request(&buf[..n]);
+        // Marked before the bytes are handed over: the mark may come
+        // early, never late.
+        if turn.facts.sealed() || (carries && !turn.facts.request_leaving(conn)) {
+            break;
+        }
+        if carries {
+            turn.progress.connection_reused(conn < turn.first_conn);
+        }
+        if server.write_all(&buf[..n]).await.is_err() {
+            break;
+        }
+    }
+    let _ = server.shutdown().await;
+}
+
+/// The server's bytes, forwarded to curl while a turn runs.
+async fn towards_curl(
+    mut server: tokio::net::tcp::OwnedReadHalf,
+    mut curl: tokio::net::unix::OwnedWriteHalf,
+    conn: u64,
+    shared: &Shared,
+) {
+    let mut buf = vec![0; RELAY_BUFFER_BYTES];
+    loop {
+        match server.read(&mut buf).await {
+            Ok(0) => break,
+            Ok(n) => {
+                if shared.turn().is_none() || curl.write_all(&buf[..n]).await.is_err() {
+                    break;
+                }
+            }
+            Err(e) => {
+                if e.kind() == io::ErrorKind::ConnectionReset
+                    && let Some(turn) = shared.turn()
+                    && turn.facts.carried_by(conn)
+                {
+                    turn.facts.server_reset.store(true, Ordering::Release);
+                }
+                break;
+            }
+        }
+    }
+    let _ = curl.shutdown().await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_connection_carries_a_turns_request_and_no_other() {
+        let facts = TurnFacts::default();
+        assert!(facts.request_leaving(3));
+        assert!(facts.request_leaving(3), "the carrier goes on");
+        assert!(!facts.request_leaving(4), "no second carrier");
+        assert!(facts.carried_by(3) && !facts.carried_by(4));
+        assert!(facts.seal(), "it left");
+        assert!(
+            facts.request_leaving(3),
+            "sealing after it left stops nothing it carried"
+        );
+        let unsent = TurnFacts::default();
+        assert!(!unsent.seal(), "nothing left");
+        assert!(!unsent.request_leaving(1), "and nothing will");
+    }
+
+    /// A slot to a loopback server; the server's listener.
+    async fn slot() -> (Slot, tokio::net::TcpListener) {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let slot = Slot::bind(server.local_addr().unwrap(), false).unwrap();
+        (slot, server)
+    }
+
+    #[tokio::test]
+    async fn a_second_connection_after_the_request_left_is_refused_undialed() {
+        let (slot, server) = slot().await;
+        let turn = slot.begin(&Progress::new(), None);
+        let mut first = UnixStream::connect(slot.path()).await.unwrap();
+        first.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        let (mut upstream, _) = server.accept().await.unwrap();
+        let mut got = [0; 18];
+        upstream.read_exact(&mut got).await.unwrap();
+        // The server closes without an answer; curl would now send the
+        // request again, on a new connection.
+        drop(upstream);
+        let mut rest = Vec::new();
+        let _ = first.read_to_end(&mut rest).await;
+        let mut second = UnixStream::connect(slot.path()).await.unwrap();
+        let _ = second.write_all(b"GET / HTTP/1.1\r\n\r\n").await;
+        let mut answer = Vec::new();
+        let _ = second.read_to_end(&mut answer).await;
+        assert!(answer.is_empty());
+        assert!(turn.resend_refused());
+        assert!(turn.seal(), "the request left, once");
+        let dialed = tokio::time::timeout(Duration::from_millis(50), server.accept()).await;
+        assert!(dialed.is_err(), "the second connection was never dialed");
+    }
+
+    #[tokio::test]
+    async fn bytes_on_an_idle_connection_close_it_unforwarded() {
+        let (slot, server) = slot().await;
+        let turn = slot.begin(&Progress::new(), None);
+        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+        curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        let (mut upstream, _) = server.accept().await.unwrap();
+        let mut got = [0; 18];
+        upstream.read_exact(&mut got).await.unwrap();
+        upstream.write_all(OK).await.unwrap();
+        let mut answer = vec![0; OK.len()];
+        curl.read_exact(&mut answer).await.unwrap();
+        assert!(turn.seal());
+        slot.end();
+        assert!(slot.holds_a_connection());
+        // Idle, the server sends a status and would close: curl never
+        // sees it, and the connection is gone.
+        upstream
+            .write_all(b"HTTP/1.1 408 Request Timeout\r\n\r\n")
+            .await
+            .unwrap();
+        let mut rest = Vec::new();
+        let _ = curl.read_to_end(&mut rest).await;
+        assert!(rest.is_empty(), "nothing forwarded between turns");
+        let mut closed = Vec::new();
+        let _ = upstream.read_to_end(&mut closed).await;
+        assert!(closed.is_empty());
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while slot.holds_a_connection() {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await
+        .expect("the slot no longer offers the connection");
+    }
+
+    const OK: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+
+    #[tokio::test]
+    async fn a_request_written_after_the_server_closed_never_leaves() {
+        let (slot, server) = slot().await;
+        let turn = slot.begin(&Progress::new(), None);
+        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+        let (upstream, _) = server.accept().await.unwrap();
+        drop(upstream);
+        // The relay closes curl's side once the server's ended.
+        let mut rest = Vec::new();
+        let _ = curl.read_to_end(&mut rest).await;
+        let _ = curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await;
+        assert!(!turn.seal(), "nothing of the request left");
+    }
+
+    #[tokio::test]
+    async fn a_failed_connect_is_the_turns_and_sends_nothing() {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = server.local_addr().unwrap();
+        drop(server);
+        let slot = Slot::bind(addr, false).unwrap();
+        let turn = slot.begin(&Progress::new(), None);
+        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+        let _ = curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await;
+        let mut rest = Vec::new();
+        let _ = curl.read_to_end(&mut rest).await;
+        assert!(!turn.seal());
+        let error = turn.take_connect_error().expect("the connect failed");
+        assert_eq!(error.kind(), io::ErrorKind::ConnectionRefused);
+    }
+
+    #[tokio::test]
+    async fn a_dropped_slot_removes_its_path_and_closes_its_connections() {
+        let (slot, server) = slot().await;
+        let _turn = slot.begin(&Progress::new(), None);
+        let _curl = UnixStream::connect(slot.path()).await.unwrap();
+        let (mut upstream, _) = server.accept().await.unwrap();
+        let path = slot.path().to_owned();
+        drop(slot);
+        let mut rest = Vec::new();
+        let _ = upstream.read_to_end(&mut rest).await;
+        assert!(rest.is_empty());
+        tokio::time::timeout(Duration::from_secs(5), async {
+            while path.exists() {
+                tokio::task::yield_now().await;
+            }
+        })
+        .await
+        .expect("the path is removed");
+    }
+}
