@@ -429,16 +429,37 @@ async fn relay_connection(
         turn.progress.enter(AttemptStage::Tls);
     }
     drop(turn);
-    let _open = OpenWhileAlive::new(&shared);
+    let open = OpenWhileAlive::new(&shared);
     let (curl_read, curl_write) = curl.into_split();
     let (tcp_read, tcp_write) = tcp.into_split();
-    // Whichever direction ends first ends the connection: the rules above
-    // never forward one way once the other is over.
-    tokio::select! {
-        () = towards_server(curl_read, tcp_write, conn, &shared) => {}
-        () = towards_curl(tcp_read, curl_write, conn, &shared) => {}
-        _ = stopped.changed() => {}
+    // The server's side ending ends the connection: nothing of curl's is
+    // forwarded after it. curl's side ending (or a write to the server
+    // failing) leaves the server's to be read to its end: an answer or a
+    // reset may still come. A rule broken ends it at once.
+    let to_curl = towards_curl(tcp_read, curl_write, conn, &shared);
+    tokio::pin!(to_curl);
+    let to_server = tokio::select! {
+        end = towards_server(curl_read, tcp_write, conn, &shared) => end,
+        () = &mut to_curl => return,
+        _ = stopped.changed() => return,
+    };
+    // Once curl's side is over, curl cannot reuse the connection.
+    drop(open);
+    if to_server == ToServer::Ended {
+        tokio::select! {
+            () = to_curl => {}
+            _ = stopped.changed() => {}
+        }
     }
+}
+
+/// How forwarding curl's bytes ended.
+#[derive(Debug, PartialEq, Eq)]
+enum ToServer {
+    /// curl closed, or a write to the server failed.
+    Ended,
+    /// Bytes that may not be forwarded: the connection ends.
+    Refused,
 }
 
 /// curl's bytes, forwarded to the server when they belong to the turn.
@@ -447,7 +468,7 @@ async fn towards_server(
     mut server: tokio::net::tcp::OwnedWriteHalf,
     conn: u64,
     shared: &Shared,
-) {
+) -> ToServer {
     let mut records = Records::telling_alerts_apart();
     let mut buf = vec![0; RELAY_BUFFER_BYTES];
     loop {
@@ -456,21 +477,27 @@ async fn towards_server(
             Ok(n) => n,
         };
         // Between turns curl writes nothing but a close.
-        let Some(turn) = shared.turn() else { break };
+        let Some(turn) = shared.turn() else {
+            return ToServer::Refused;
+        };
         let carries = !shared.tls || records.carry_request(&buf[..n]);
         // Marked before the bytes are handed over: the mark may come
         // early, never late.
         if turn.facts.sealed() || (carries && !turn.facts.request_leaving(conn)) {
-            break;
+            return ToServer::Refused;
         }
         if carries {
             turn.progress.connection_reused(conn < turn.first_conn);
         }
-        if server.write_all(&buf[..n]).await.is_err() {
+        if let Err(e) = server.write_all(&buf[..n]).await {
+            if e.kind() == io::ErrorKind::ConnectionReset && turn.facts.carried_by(conn) {
+                turn.facts.server_reset.store(true, Ordering::Release);
+            }
             break;
         }
     }
     let _ = server.shutdown().await;
+    ToServer::Ended
 }
 
 /// The server's bytes, forwarded to curl while a turn runs.
@@ -593,6 +620,38 @@ mod tests {
     }
 
     const OK: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+
+    #[tokio::test]
+    async fn a_server_reset_while_the_body_is_forwarded_is_the_turns() {
+        for _ in 0..20 {
+            let (slot, server) = slot().await;
+            let turn = slot.begin(&Progress::new(), None);
+            let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+            let writer = tokio::spawn(async move {
+                let _ = curl.write_all(b"POST / HTTP/1.1\r\n\r\n").await;
+                let chunk = vec![b'x'; 64 * 1024];
+                for _ in 0..64 {
+                    if curl.write_all(&chunk).await.is_err() {
+                        break;
+                    }
+                }
+                curl
+            });
+            let (mut upstream, _) = server.accept().await.unwrap();
+            let mut part = vec![0; 1024];
+            upstream.read_exact(&mut part).await.unwrap();
+            // Closed with unread bytes: the kernel resets.
+            drop(upstream);
+            let mut curl = writer.await.unwrap();
+            let mut rest = Vec::new();
+            let _ = curl.read_to_end(&mut rest).await;
+            assert!(
+                turn.server_reset(),
+                "the reset is seen, whichever side meets it"
+            );
+            assert!(turn.seal());
+        }
+    }
 
     #[tokio::test]
     async fn a_request_written_after_the_server_closed_never_leaves() {
