@@ -361,10 +361,12 @@ pub fn isahc() -> EngineUnderTest {
          executions are the same",
     ))
     .standing_gap(crate::harness::StandingGap::bodyless_head_unproven(
-        "curl writes on its own thread through no hook of the adapter; only its pulls of \
-         the request body show that it built the head. A connected address shows TCP and \
-         TLS were up, not that the head left. Closed by isahc exposing curl's debug or \
-         socket callbacks per transfer",
+        "curl writes on its own thread through no hook of the adapter. Where the adapter \
+         relays plaintext (a slot: an attempt whose repeat is harmless) it sees the head's \
+         blank line leave, and the gap is closed; over TLS, or on a new connection curl \
+         dials, only curl's pulls of the request body show that it built the head, and a \
+         connected address shows TCP and TLS were up, not that the head left. Closed there \
+         by isahc exposing curl's debug or socket callbacks per transfer",
     ));
     let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
     with_early_answer_races(driver, &all, ISAHC_EARLY_ANSWER)

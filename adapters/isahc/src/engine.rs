@@ -309,7 +309,10 @@ impl Engine for IsahcEngine {
                 Some((lease, &reuse.client))
             });
             let route = if let Some((lease, client)) = lease {
-                let turn = lease.slot().begin(progress, connect_limit.or(budget));
+                let bodyless = matches!(body, RequestBody::Empty);
+                let turn = lease
+                    .slot()
+                    .begin(progress, connect_limit.or(budget), bodyless);
                 Route::Slot(lease, turn, client)
             } else if let Some(listening) = relayed.then(Listening::bind).and_then(Result::ok) {
                 match dial(addr, connect_limit.or(budget)).await {

@@ -60,9 +60,9 @@
 //! | `Tls` | entered once the adapter's own TCP connect for `https://` succeeded, so a handshake that stalls times out at `Tls`, as on every engine. Handshake and certificate failures also take the `Tls` stage from their signal, and so does a send or receive failure before any request record left (it broke the handshake: a server rejecting a client certificate). Without Unix sockets curl dials, and a stalled handshake is reported at `Connect` (same category and evidence): curl reports nothing that shows TCP was up | exact on Unix; pre-write either way |
 //! | `connection_reused` | `false` on a new connection; on a slot, `true` once the request leaves on a connection open before the attempt | exact |
 //! | nothing written | on a slot: its relay, sealed when the transfer fails (or the adapter's guard ends it), forwarded no byte of the request (over TLS: no application-data record longer than an alert) and will forward nothing more, whatever curl wrote into the socket; otherwise for `https://`: the relay, sealed the same way, forwarded no application-data record (TLS 1.2 sends none before the handshake ends; TLS 1.3's first is its Finished, counted conservatively) and will forward nothing more; `http://`: the failed transfer reports no connected address (curl fills it once TCP is up; each transfer has a fresh easy handle). Either way curl never pulled the body | exact |
-//! | `head_written` (`WriteBody`) | curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | late (taken by curl's writer, possibly not yet on the wire) |
-//! | `body_written` (`AwaitHead`) | curl pulled the last body byte | late, as above |
-//! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled a body: a bodyless request, or a head curl never finished. Nothing shows the head was taken, so it is not claimed written (a strengthening fact comes late or not at all): a named gap for bodyless requests | exact as far as it goes |
+//! | `head_written` (`WriteBody`) | on a plaintext slot: the relay wrote the head's blank line to the server; otherwise curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | exact on a plaintext slot; otherwise late (taken by curl's writer, possibly not yet on the wire) |
+//! | `body_written` (`AwaitHead`) | curl pulled the last body byte; on a plaintext slot also a bodyless request's head written | late, as above; exact for a bodyless request on a plaintext slot |
+//! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled a body, and no relay saw the head's end: a bodyless request over TLS or on a new connection, or a head curl never finished. Nothing shows the head was taken, so it is not claimed written (a strengthening fact comes late or not at all): a named gap for such bodyless requests | exact as far as it goes |
 //! | seal may not hold | declared before the first transfer: curl's thread writes with no hook to refuse it, so an attempt the core abandons keeps no stage proof | exact |
 //! | `head_received` | the first response body byte, or a transfer that ended with a head proven complete (see below) | exact, possibly late |
 //! | `read(n)` | response body bytes delivered | exact |
@@ -234,7 +234,7 @@ mod slot {
         pub(crate) fn path(&self) -> &Path {
             match *self {}
         }
-        pub(crate) fn begin(&self, _: &Progress, _: Option<Duration>) -> Arc<TurnFacts> {
+        pub(crate) fn begin(&self, _: &Progress, _: Option<Duration>, _: bool) -> Arc<TurnFacts> {
             match *self {}
         }
     }

@@ -70,7 +70,14 @@ pub(crate) struct TurnFacts {
     resend_refused: AtomicBool,
     /// The relay's TCP connect for this turn failed.
     connect_error: Mutex<Option<io::Error>>,
+    /// How much of the blank line that ends a plaintext request head the
+    /// carrier forwarded: [`HEAD_END`]'s bytes matched so far, its length
+    /// once the head is whole.
+    head_scan: AtomicU8,
 }
+
+/// The bytes that end a request head (RFC 9112 §2.1).
+const HEAD_END: &[u8; 4] = b"\r\n\r\n";
 
 impl TurnFacts {
     /// Before bytes of the request are forwarded on connection `conn`:
@@ -88,6 +95,29 @@ impl TurnFacts {
             Err(LEFT) => self.carrier.load(Ordering::Acquire) == conn,
             Err(_) => false,
         }
+    }
+
+    /// Reads `bytes`, the next the carrier forwards of a plaintext request:
+    /// whether the head ends in them (once per turn).
+    fn head_ends_in(&self, bytes: &[u8]) -> bool {
+        let mut matched = usize::from(self.head_scan.load(Ordering::Acquire));
+        if matched == HEAD_END.len() {
+            return false;
+        }
+        for &b in bytes {
+            matched = if b == HEAD_END[matched] {
+                matched + 1
+            } else if b == HEAD_END[0] {
+                1
+            } else {
+                0
+            };
+            if matched == HEAD_END.len() {
+                break;
+            }
+        }
+        self.head_scan.store(matched as u8, Ordering::Release);
+        matched == HEAD_END.len()
     }
 
     fn left(&self) -> bool {
@@ -140,6 +170,8 @@ struct Turn {
     /// How long the relay may take to connect TCP for this turn (`None`:
     /// unbounded).
     connect_limit: Option<Duration>,
+    /// The request has no body: its head is all of it.
+    bodyless: bool,
     /// Connections numbered below this were open before the turn began.
     first_conn: u64,
 }
@@ -204,12 +236,14 @@ impl Slot {
         &self,
         progress: &Progress,
         connect_limit: Option<Duration>,
+        bodyless: bool,
     ) -> Arc<TurnFacts> {
         let facts = Arc::new(TurnFacts::default());
         let turn = Turn {
             facts: facts.clone(),
             progress: progress.clone(),
             connect_limit,
+            bodyless,
             first_conn: self.shared.next_conn.load(Ordering::Acquire),
         };
         *self.shared.turn.lock().expect("not poisoned") = Some(Arc::new(turn));
@@ -489,11 +523,21 @@ async fn towards_server(
         if carries {
             turn.progress.connection_reused(conn < turn.first_conn);
         }
+        // In plaintext the relay sees where the head ends: once those bytes
+        // are written, so is the head (and, without a body, the request).
+        let head_ends = !shared.tls && turn.facts.head_ends_in(&buf[..n]);
         if let Err(e) = server.write_all(&buf[..n]).await {
             if e.kind() == io::ErrorKind::ConnectionReset && turn.facts.carried_by(conn) {
                 turn.facts.server_reset.store(true, Ordering::Release);
             }
             break;
+        }
+        if head_ends {
+            if turn.bodyless {
+                turn.progress.body_written();
+            } else {
+                turn.progress.head_written();
+            }
         }
     }
     let _ = server.shutdown().await;
@@ -558,10 +602,61 @@ mod tests {
         (slot, server)
     }
 
+    #[test]
+    fn the_head_ends_at_its_blank_line_in_any_split() {
+        let request = b"GET / HTTP/1.1\r\nhost: a\r\n\r\r\n\r\nbody";
+        let end = request.windows(4).position(|w| w == HEAD_END).unwrap() + 4;
+        for step in 1..request.len() {
+            let facts = TurnFacts::default();
+            let ends: Vec<_> = request
+                .chunks(step)
+                .enumerate()
+                .filter(|(_, piece)| facts.head_ends_in(piece))
+                .map(|(i, _)| i)
+                .collect();
+            assert_eq!(ends, [(end - 1) / step], "step {step}");
+        }
+        let facts = TurnFacts::default();
+        assert!(!facts.head_ends_in(b"GET / HTTP/1.1\r\nhost: a\r\n\r"));
+    }
+
+    #[tokio::test]
+    async fn a_plaintext_head_is_written_once_its_blank_line_is() {
+        for (bodyless, stage) in [
+            (true, AttemptStage::AwaitHead),
+            (false, AttemptStage::WriteBody),
+        ] {
+            let (slot, server) = slot().await;
+            let progress = Progress::new();
+            let _turn = slot.begin(&progress, None, bodyless);
+            let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+            curl.write_all(b"GET / HTTP/1.1\r\nhost: a\r\n")
+                .await
+                .unwrap();
+            let (mut upstream, _) = server.accept().await.unwrap();
+            let mut got = [0; 25];
+            upstream.read_exact(&mut got).await.unwrap();
+            assert!(
+                !progress.snapshot().head_written(),
+                "the head is not whole yet"
+            );
+            curl.write_all(b"\r\n").await.unwrap();
+            upstream.read_exact(&mut got[..2]).await.unwrap();
+            tokio::time::timeout(Duration::from_secs(5), async {
+                while progress.snapshot().stage() != Some(stage) {
+                    tokio::task::yield_now().await;
+                }
+            })
+            .await
+            .expect("the head is written");
+            assert!(progress.snapshot().head_written());
+        }
+    }
+
     #[tokio::test]
     async fn a_second_connection_after_the_request_left_is_refused_undialed() {
         let (slot, server) = slot().await;
-        let turn = slot.begin(&Progress::new(), None);
+        let turn = slot.begin(&Progress::new(), None, false);
         let mut first = UnixStream::connect(slot.path()).await.unwrap();
         first.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
         let (mut upstream, _) = server.accept().await.unwrap();
@@ -586,7 +681,7 @@ mod tests {
     #[tokio::test]
     async fn bytes_on_an_idle_connection_close_it_unforwarded() {
         let (slot, server) = slot().await;
-        let turn = slot.begin(&Progress::new(), None);
+        let turn = slot.begin(&Progress::new(), None, false);
         let mut curl = UnixStream::connect(slot.path()).await.unwrap();
         curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
         let (mut upstream, _) = server.accept().await.unwrap();
@@ -625,7 +720,7 @@ mod tests {
     async fn a_server_reset_while_the_body_is_forwarded_is_the_turns() {
         for _ in 0..20 {
             let (slot, server) = slot().await;
-            let turn = slot.begin(&Progress::new(), None);
+            let turn = slot.begin(&Progress::new(), None, false);
             let mut curl = UnixStream::connect(slot.path()).await.unwrap();
             let writer = tokio::spawn(async move {
                 let _ = curl.write_all(b"POST / HTTP/1.1\r\n\r\n").await;
@@ -656,7 +751,7 @@ mod tests {
     #[tokio::test]
     async fn a_request_written_after_the_server_closed_never_leaves() {
         let (slot, server) = slot().await;
-        let turn = slot.begin(&Progress::new(), None);
+        let turn = slot.begin(&Progress::new(), None, false);
         let mut curl = UnixStream::connect(slot.path()).await.unwrap();
         let (upstream, _) = server.accept().await.unwrap();
         drop(upstream);
@@ -673,7 +768,7 @@ mod tests {
         let addr = server.local_addr().unwrap();
         drop(server);
         let slot = Slot::bind(addr, false).unwrap();
-        let turn = slot.begin(&Progress::new(), None);
+        let turn = slot.begin(&Progress::new(), None, false);
         let mut curl = UnixStream::connect(slot.path()).await.unwrap();
         let _ = curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await;
         let mut rest = Vec::new();
@@ -686,7 +781,7 @@ mod tests {
     #[tokio::test]
     async fn a_dropped_slot_removes_its_path_and_closes_its_connections() {
         let (slot, server) = slot().await;
-        let _turn = slot.begin(&Progress::new(), None);
+        let _turn = slot.begin(&Progress::new(), None, false);
         let _curl = UnixStream::connect(slot.path()).await.unwrap();
         let (mut upstream, _) = server.accept().await.unwrap();
         let path = slot.path().to_owned();
