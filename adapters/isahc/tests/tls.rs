@@ -211,3 +211,59 @@ async fn repeatable_attempts_reuse_one_tls_connection_and_others_get_their_own()
         "a non-repeatable attempt gets its own"
     );
 }
+
+#[tokio::test]
+async fn curls_resend_on_a_stale_reused_tls_connection_never_leaves() {
+    // Every connection answers its first request, and closes after reading
+    // its second, unanswered (a keep-alive race a server can lose).
+    let (listener, addr) = listen().await;
+    let requests = Ledger::default();
+    let counted = requests.clone();
+    let acceptor = Pki::get().acceptor(true, &[b"http/1.1"]);
+    tokio::spawn(async move {
+        loop {
+            let tls = accept_tls(&listener, &acceptor).await;
+            let requests = counted.clone();
+            tokio::spawn(async move {
+                let mut conn = RequestReader::new(tls);
+                let mut on_this_connection = 0;
+                while conn.next_request().await.is_some() {
+                    requests.execute();
+                    on_this_connection += 1;
+                    if on_this_connection > 1 {
+                        return;
+                    }
+                    conn.respond(OK_HELLO).await;
+                }
+            });
+        }
+    });
+    let engine = engine(HostOverrides::new());
+    let url = format!("https://localhost:{}/", addr.port());
+    fetch(&engine, get(&url), &repeatable()).await.unwrap();
+    let attempt = repeatable();
+    let failure = fetch(&engine, get(&url), &attempt).await.unwrap_err();
+    assert_eq!(
+        requests.executions(),
+        2,
+        "curl's re-send never reached the server"
+    );
+    assert!(
+        matches!(
+            failure.signal(),
+            EngineSignal::ConnectionClosed | EngineSignal::ConnectionReset
+        ),
+        "{failure}"
+    );
+    assert_eq!(
+        judged(&failure, &attempt).evidence(),
+        ExecutionEvidence::SentNoResponse
+    );
+    assert_eq!(
+        attempt.progress().snapshot().connection_reused(),
+        Some(true)
+    );
+    // The core's retry gets a new connection.
+    fetch(&engine, get(&url), &repeatable()).await.unwrap();
+    assert_eq!(requests.executions(), 3);
+}
