@@ -187,6 +187,10 @@ struct Shared {
     open: AtomicUsize,
     /// The accept loop ended: nothing more will be relayed.
     closed: AtomicBool,
+    /// Turns begun so far.
+    turns: AtomicU64,
+    /// How long the slot may sit idle before its relay ends by itself.
+    idle_timeout: Duration,
 }
 
 impl Shared {
@@ -206,7 +210,7 @@ pub(crate) struct Slot {
 
 impl Slot {
     /// Binds a fresh socket for `addr` and starts its relay.
-    fn bind(addr: SocketAddr, tls: bool) -> io::Result<Slot> {
+    fn bind(addr: SocketAddr, tls: bool, idle_timeout: Duration) -> io::Result<Slot> {
         let path = socket_path()?;
         let listener = UnixListener::bind(&path)?;
         let shared = Arc::new(Shared {
@@ -216,6 +220,8 @@ impl Slot {
             next_conn: AtomicU64::new(1),
             open: AtomicUsize::new(0),
             closed: AtomicBool::new(false),
+            turns: AtomicU64::new(0),
+            idle_timeout,
         });
         let (stop, stopped) = watch::channel(());
         tokio::spawn(serve(listener, path.clone(), shared.clone(), stopped));
@@ -246,6 +252,7 @@ impl Slot {
             bodyless,
             first_conn: self.shared.next_conn.load(Ordering::Acquire),
         };
+        let _ = self.shared.turns.fetch_add(1, Ordering::AcqRel);
         *self.shared.turn.lock().expect("not poisoned") = Some(Arc::new(turn));
         facts
     }
@@ -265,8 +272,26 @@ impl Slot {
 /// address its connections go to.
 type SlotKey = (Origin, SocketAddr);
 
-/// Idle slots, each with the instant it became idle, most recent last.
-type IdleSlots = HashMap<SlotKey, Vec<(Instant, Slot)>>;
+/// Idle slots, each with the instant it became idle, most recent last,
+/// and when they were last swept.
+#[derive(Debug)]
+struct IdleSlots {
+    by_key: HashMap<SlotKey, Vec<(Instant, Slot)>>,
+    swept: Instant,
+}
+
+impl Default for IdleSlots {
+    fn default() -> Self {
+        IdleSlots {
+            by_key: HashMap::new(),
+            swept: Instant::now(),
+        }
+    }
+}
+
+/// How often a check-in drops every idle slot that expired or lost its
+/// connection, whatever its origin.
+const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
 
 /// The idle slots, per origin and address.
 #[derive(Debug, Clone)]
@@ -291,6 +316,7 @@ impl Slots {
         let key = (origin.clone(), addr);
         let reused = {
             let mut idle = self.idle.lock().expect("not poisoned");
+            let idle = &mut idle.by_key;
             let mut found = None;
             if let Some(slots) = idle.get_mut(&key) {
                 while let Some((since, slot)) = slots.pop() {
@@ -307,7 +333,7 @@ impl Slots {
         };
         let slot = match reused {
             Some(slot) => slot,
-            None => Slot::bind(addr, origin.is_https())?,
+            None => Slot::bind(addr, origin.is_https(), self.idle_timeout)?,
         };
         Ok(Lease {
             held: Some((key, slot)),
@@ -319,11 +345,19 @@ impl Slots {
         if !slot.holds_a_connection() {
             return;
         }
-        let mut idle = self.idle.lock().expect("not poisoned");
-        let slots = idle.entry(key).or_default();
-        slots.retain(|(since, slot)| {
+        let usable = |(since, slot): &(Instant, Slot)| {
             since.elapsed() < self.idle_timeout && slot.holds_a_connection()
-        });
+        };
+        let mut idle = self.idle.lock().expect("not poisoned");
+        if idle.swept.elapsed() >= SWEEP_INTERVAL {
+            idle.by_key.retain(|_, slots| {
+                slots.retain(usable);
+                !slots.is_empty()
+            });
+            idle.swept = Instant::now();
+        }
+        let slots = idle.by_key.entry(key).or_default();
+        slots.retain(usable);
         if slots.len() < self.max_idle_per_origin {
             slots.push((Instant::now(), slot));
         }
@@ -390,7 +424,9 @@ impl Drop for OpenWhileAlive {
     }
 }
 
-/// Accepts curl's connections until the slot is dropped, relaying each.
+/// Accepts curl's connections until the slot is dropped, or has had no
+/// turn for a whole idle timeout (so between one and two idle timeouts
+/// after its last), relaying each. Its connections end with it.
 async fn serve(
     listener: UnixListener,
     path: PathBuf,
@@ -398,6 +434,10 @@ async fn serve(
     mut stopped: watch::Receiver<()>,
 ) {
     let _closed = ClosedOnDrop(shared.clone());
+    let (_end_connections, ended) = watch::channel(());
+    let period = shared.idle_timeout;
+    let mut idle_check = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+    let mut turns_seen = shared.turns.load(Ordering::Acquire);
     loop {
         let curl = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -407,17 +447,24 @@ async fn serve(
                 Err(_) => break,
             },
             _ = stopped.changed() => break,
+            _ = idle_check.tick() => {
+                let turns = shared.turns.load(Ordering::Acquire);
+                if turns == turns_seen && shared.turn().is_none() {
+                    break;
+                }
+                turns_seen = turns;
+                continue;
+            }
         };
         let conn = shared.next_conn.fetch_add(1, Ordering::AcqRel);
-        let stopped = stopped.clone();
-        tokio::spawn(relay_connection(curl, conn, shared.clone(), stopped));
+        tokio::spawn(relay_connection(curl, conn, shared.clone(), ended.clone()));
     }
     drop(listener);
     let _ = std::fs::remove_file(&path);
 }
 
 /// One connection curl opened on the slot: dialed for the turn that opened
-/// it, then relayed until either side ends or the slot is dropped.
+/// it, then relayed until either side ends or the slot's relay does.
 async fn relay_connection(
     curl: UnixStream,
     conn: u64,
@@ -578,6 +625,8 @@ async fn towards_curl(
 mod tests {
     use super::*;
 
+    const IDLE: Duration = Duration::from_secs(90);
+
     #[test]
     fn one_connection_carries_a_turns_request_and_no_other() {
         let facts = TurnFacts::default();
@@ -598,7 +647,7 @@ mod tests {
     /// A slot to a loopback server; the server's listener.
     async fn slot() -> (Slot, tokio::net::TcpListener) {
         let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let slot = Slot::bind(server.local_addr().unwrap(), false).unwrap();
+        let slot = Slot::bind(server.local_addr().unwrap(), false, IDLE).unwrap();
         (slot, server)
     }
 
@@ -767,7 +816,7 @@ mod tests {
         let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = server.local_addr().unwrap();
         drop(server);
-        let slot = Slot::bind(addr, false).unwrap();
+        let slot = Slot::bind(addr, false, IDLE).unwrap();
         let turn = slot.begin(&Progress::new(), None, false);
         let mut curl = UnixStream::connect(slot.path()).await.unwrap();
         let _ = curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await;
@@ -776,6 +825,33 @@ mod tests {
         assert!(!turn.seal());
         let error = turn.take_connect_error().expect("the connect failed");
         assert_eq!(error.kind(), io::ErrorKind::ConnectionRefused);
+    }
+
+    #[tokio::test]
+    async fn a_slot_idle_for_a_whole_idle_timeout_ends_with_its_connections() {
+        let server = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let idle = Duration::from_millis(100);
+        let started = std::time::Instant::now();
+        let slot = Slot::bind(server.local_addr().unwrap(), false, idle).unwrap();
+        let turn = slot.begin(&Progress::new(), None, true);
+        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+        curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        let (mut upstream, _) = server.accept().await.unwrap();
+        let mut got = [0; 18];
+        upstream.read_exact(&mut got).await.unwrap();
+        upstream.write_all(OK).await.unwrap();
+        let mut answer = vec![0; OK.len()];
+        curl.read_exact(&mut answer).await.unwrap();
+        assert!(turn.seal());
+        slot.end();
+        assert!(slot.holds_a_connection());
+        let mut rest = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), upstream.read_to_end(&mut rest))
+            .await
+            .expect("the idle connection is closed");
+        assert!(started.elapsed() >= idle, "not before a whole idle timeout");
+        assert!(!slot.holds_a_connection());
+        assert!(!slot.path().exists(), "the socket is gone");
     }
 
     #[tokio::test]
