@@ -78,7 +78,9 @@ fn every_client_answers_every_smoke_call_and_its_costs_are_measured() {
         assert!(tables.contains(&format!("| {row} |")), "no row {row}");
     }
     // isahc's note says what its ratios owe to connection reuse.
-    assert!(tables.contains("* isahc: evident-isahc opens a fresh connection"));
+    assert!(tables.contains(
+        "* isahc: evident-isahc reuses a connection only for an operation whose repeat is harmless"
+    ));
     // A target line per engine that has an "engine alone" and a client
     // row: hyper and reqwest everywhere, ureq and isahc over HTTP/1.1.
     let targets = evident_bench::report::targets(&cases);
