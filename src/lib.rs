@@ -10,7 +10,7 @@
 //! | `hyper` | `evident::hyper::client()?` | hyper 1 + h2 (async, HTTP/1.1 and HTTP/2) |
 //! | `ureq` | `evident::ureq::client()?` | ureq 3 (blocking, HTTP/1.1) |
 //! | `reqwest` | `evident::reqwest::client()?` | reqwest 0.13 (async, HTTP/1.1 and HTTP/2) |
-//! | `isahc` | `evident::isahc::client()?` | isahc 2 / libcurl (async, HTTP/1.1, a fresh connection per attempt) |
+//! | `isahc` | `evident::isahc::client()?` | isahc 2 / libcurl (async, HTTP/1.1, a connection reused only where a repeat is harmless) |
 //!
 //! Every engine module has the same shape: the engine and its builder, a
 //! `Client` alias and a one-line `client()`. For anything beyond the
@@ -235,8 +235,9 @@ pub mod reqwest {
     }
 }
 
-/// The isahc (libcurl) engine (feature `isahc`): async, HTTP/1.1, a fresh
-/// connection per attempt.
+/// The isahc (libcurl) engine (feature `isahc`): async, HTTP/1.1, a
+/// connection reused only for an operation whose repeat is harmless, and
+/// libcurl's own re-send refused there.
 #[cfg(feature = "isahc")]
 pub mod isahc {
     pub use evident_isahc::*;

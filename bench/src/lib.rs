@@ -15,10 +15,12 @@
 //! floor. ureq and isahc run over HTTP/1.1 only, as their evident engines
 //! do.
 //!
-//! evident-isahc never reuses a connection (libcurl silently re-sends a
-//! request whose reused connection died), where bare isahc does: the isahc
-//! family has a third bare row, isahc without connection reuse, and a note
-//! under its table says how much of the engine's gap that setting explains.
+//! evident-isahc reuses a connection only for an operation whose repeat is
+//! harmless (libcurl silently re-sends a request whose reused connection
+//! died; the engine refuses that re-send), where bare isahc reuses one for
+//! everything: the isahc family has a third bare row, isahc without
+//! connection reuse (what every other operation pays), and a note under
+//! its table says so.
 //!
 //! Rounds are paired and interleaved ([`run`]): every row of a family runs
 //! the same calls in each round, in an order that rotates, and its ratio is
