@@ -21,7 +21,14 @@
 //!   or reset, no answer), as every other engine reports it. The core then
 //!   retries or not, by the rules, as an attempt of its own;
 //! * that the server closed or reset the connection that carried it, and a
-//!   TCP connect that failed (the relay dials).
+//!   TCP connect that failed (the relay dials);
+//! * in plaintext, when the request's head was written: the bytes up to its
+//!   blank line went to the server (and, for a bodyless request, all of it).
+//!
+//! Over TLS only records are seen: an application-data record counts as the
+//! request, except one no longer than a TLS 1.3 alert (curl's
+//! `close_notify` to a connection it found unhealthy, which it may send
+//! during the next transfer's turn; see `Records::telling_alerts_apart`).
 //!
 //! Three rules keep those facts exact:
 //!
@@ -33,7 +40,13 @@
 //!   side and forwards nothing more: a request curl writes onto a
 //!   connection the server closed never leaves the process;
 //! * once a turn's request left on one connection, no other connection
-//!   forwards a byte of it.
+//!   forwards a byte of it (curl's re-send is refused at its accept
+//!   already; this rule stops, on its own, any byte that got past that).
+//!
+//! A slot idle for a whole idle timeout ends its relay and connections by
+//! itself; the pool ([`Slots`]) keeps at most `max_idle_per_origin` idle
+//! slots per origin and address, and hands out none older than the idle
+//! timeout.
 
 use std::collections::HashMap;
 use std::io;
