@@ -23,7 +23,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -45,50 +45,75 @@ const HANDSHAKE: u8 = 22;
 const APPLICATION_DATA: u8 = 23;
 const HEARTBEAT: u8 = 24;
 
-/// Where the request stands on the relay: no record that may carry it
-/// has left, one may have, or the adapter sealed the relay first.
-const OPEN: u8 = 0;
-const LEFT: u8 = 1;
-const SEALED: u8 = 2;
+/// Where a request stands on a relay: no byte of it has left, it may have
+/// left on one connection (its *carrier*), or the adapter sealed it first.
+/// One atomic: the carrier is known the instant the request leaves.
+#[derive(Debug, Default)]
+pub(crate) struct RequestGate(AtomicU64);
+
+/// [`RequestGate`]'s value before anything left; after, the carrier's id
+/// (connection ids start at 1), or [`SEALED`].
+const OPEN: u64 = 0;
+const SEALED: u64 = u64::MAX;
+
+impl RequestGate {
+    /// Called before bytes that may carry the request are forwarded on
+    /// connection `conn`: whether they may be. The first connection to
+    /// carry the request is the only one that may; none may once sealed.
+    pub(crate) fn leaving(&self, conn: u64) -> bool {
+        debug_assert!(conn != OPEN && conn != SEALED);
+        match self
+            .0
+            .compare_exchange(OPEN, conn, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => true,
+            Err(carrier) => carrier == conn,
+        }
+    }
+
+    /// Whether the request may have left.
+    pub(crate) fn left(&self) -> bool {
+        !matches!(self.0.load(Ordering::Acquire), OPEN | SEALED)
+    }
+
+    pub(crate) fn sealed(&self) -> bool {
+        self.0.load(Ordering::Acquire) == SEALED
+    }
+
+    /// Whether the request may have left on connection `conn`.
+    pub(crate) fn carried_by(&self, conn: u64) -> bool {
+        self.0.load(Ordering::Acquire) == conn
+    }
+
+    /// Stops the forwarding for good, and says whether a byte of the
+    /// request may have left before: `false` proves that none did, and
+    /// none will (curl's bytes still buffered in the socket stay there).
+    pub(crate) fn seal(&self) -> bool {
+        match self
+            .0
+            .compare_exchange(OPEN, SEALED, Ordering::AcqRel, Ordering::Acquire)
+        {
+            Ok(_) => false,
+            Err(carrier) => carrier != SEALED,
+        }
+    }
+}
+
+/// The one connection a relay carries, as its [`RequestGate`] knows it.
+const THE_CONNECTION: u64 = 1;
 
 /// What the relay saw of one connection.
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
-    /// [`OPEN`], [`LEFT`] or [`SEALED`].
-    request: AtomicU8,
+    request: RequestGate,
     /// The server reset the connection.
     server_reset: AtomicBool,
 }
 
 impl Facts {
-    /// Called before a record that may carry request bytes is forwarded:
-    /// whether it may be (false once sealed).
-    fn request_leaving(&self) -> bool {
-        match self
-            .request
-            .compare_exchange(OPEN, LEFT, Ordering::AcqRel, Ordering::Acquire)
-        {
-            Ok(_) => true,
-            Err(state) => state == LEFT,
-        }
-    }
-
-    fn sealed(&self) -> bool {
-        self.request.load(Ordering::Acquire) == SEALED
-    }
-
-    /// Stops the relay's forwarding for good, and says whether a byte of
-    /// the request may have left before: `false` proves that none did,
-    /// and none will (curl's bytes still buffered in the socket stay
-    /// there).
+    /// See [`RequestGate::seal`].
     pub(crate) fn seal(&self) -> bool {
-        match self
-            .request
-            .compare_exchange(OPEN, SEALED, Ordering::AcqRel, Ordering::Acquire)
-        {
-            Ok(_) => false,
-            Err(state) => state == LEFT,
-        }
+        self.request.seal()
     }
 
     /// Whether the server reset the connection. Set before the relay
@@ -232,7 +257,9 @@ async fn towards_server(
         };
         // Marked before the bytes are handed over: the mark may come
         // early, never late. Once sealed, nothing more is forwarded.
-        if facts.sealed() || (records.carry_request(&buf[..n]) && !facts.request_leaving()) {
+        if facts.request.sealed()
+            || (records.carry_request(&buf[..n]) && !facts.request.leaving(THE_CONNECTION))
+        {
             break;
         }
         if server.write_all(&buf[..n]).await.is_err() {

@@ -61,21 +61,12 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpStream, UnixListener, UnixStream};
 use tokio::sync::watch;
 
-use crate::relay::{RELAY_BUFFER_BYTES, Records, from_this_process, socket_path};
-
-/// Where a turn's request stands: no byte of it has left, it may have
-/// left (on [`TurnFacts::carrier`]), or the adapter sealed the turn first.
-const OPEN: u8 = 0;
-const LEFT: u8 = 1;
-const SEALED: u8 = 2;
+use crate::relay::{RELAY_BUFFER_BYTES, Records, RequestGate, from_this_process, socket_path};
 
 /// What one turn saw.
 #[derive(Debug, Default)]
 pub(crate) struct TurnFacts {
-    /// [`OPEN`], [`LEFT`] or [`SEALED`].
-    request: AtomicU8,
-    /// The connection the request left on (ids start at 1).
-    carrier: AtomicU64,
+    request: RequestGate,
     /// The server reset the carrier.
     server_reset: AtomicBool,
     /// curl opened another connection once the request had left: its own
@@ -93,23 +84,6 @@ pub(crate) struct TurnFacts {
 const HEAD_END: &[u8; 4] = b"\r\n\r\n";
 
 impl TurnFacts {
-    /// Before bytes of the request are forwarded on connection `conn`:
-    /// whether they may be. The first connection to carry the request is
-    /// the only one that may; none may once sealed.
-    fn request_leaving(&self, conn: u64) -> bool {
-        match self
-            .request
-            .compare_exchange(OPEN, LEFT, Ordering::AcqRel, Ordering::Acquire)
-        {
-            Ok(_) => {
-                self.carrier.store(conn, Ordering::Release);
-                true
-            }
-            Err(LEFT) => self.carrier.load(Ordering::Acquire) == conn,
-            Err(_) => false,
-        }
-    }
-
     /// Reads `bytes`, the next the carrier forwards of a plaintext request:
     /// whether the head ends in them (once per turn).
     fn head_ends_in(&self, bytes: &[u8]) -> bool {
@@ -133,29 +107,9 @@ impl TurnFacts {
         matched == HEAD_END.len()
     }
 
-    fn left(&self) -> bool {
-        self.request.load(Ordering::Acquire) == LEFT
-    }
-
-    fn sealed(&self) -> bool {
-        self.request.load(Ordering::Acquire) == SEALED
-    }
-
-    fn carried_by(&self, conn: u64) -> bool {
-        self.left() && self.carrier.load(Ordering::Acquire) == conn
-    }
-
-    /// Stops the turn's forwarding for good, and says whether a byte of
-    /// the request may have left before: `false` proves that none did,
-    /// and none will.
+    /// See [`RequestGate::seal`].
     pub(crate) fn seal(&self) -> bool {
-        match self
-            .request
-            .compare_exchange(OPEN, SEALED, Ordering::AcqRel, Ordering::Acquire)
-        {
-            Ok(_) => false,
-            Err(state) => state == LEFT,
-        }
+        self.request.seal()
     }
 
     /// Whether the server reset the connection that carried the request.
@@ -486,7 +440,7 @@ async fn relay_connection(
 ) {
     // curl connects only for a transfer: no turn, nothing to dial for.
     let Some(turn) = shared.turn() else { return };
-    if turn.facts.left() {
+    if turn.facts.request.left() {
         // The request left on another connection already: this is curl
         // sending it again. Closed unanswered, it never reaches the server.
         turn.facts.resend_refused.store(true, Ordering::Release);
@@ -515,7 +469,7 @@ async fn relay_connection(
             return;
         }
     };
-    if turn.facts.sealed() {
+    if turn.facts.request.sealed() {
         return;
     }
     if shared.tls {
@@ -577,7 +531,7 @@ async fn towards_server(
         let carries = !shared.tls || records.carry_request(&buf[..n]);
         // Marked before the bytes are handed over: the mark may come
         // early, never late.
-        if turn.facts.sealed() || (carries && !turn.facts.request_leaving(conn)) {
+        if turn.facts.request.sealed() || (carries && !turn.facts.request.leaving(conn)) {
             return ToServer::Refused;
         }
         if carries {
@@ -587,7 +541,7 @@ async fn towards_server(
         // are written, so is the head (and, without a body, the request).
         let head_ends = !shared.tls && turn.facts.head_ends_in(&buf[..n]);
         if let Err(e) = server.write_all(&buf[..n]).await {
-            if e.kind() == io::ErrorKind::ConnectionReset && turn.facts.carried_by(conn) {
+            if e.kind() == io::ErrorKind::ConnectionReset && turn.facts.request.carried_by(conn) {
                 turn.facts.server_reset.store(true, Ordering::Release);
             }
             break;
@@ -623,7 +577,7 @@ async fn towards_curl(
             Err(e) => {
                 if e.kind() == io::ErrorKind::ConnectionReset
                     && let Some(turn) = shared.turn()
-                    && turn.facts.carried_by(conn)
+                    && turn.facts.request.carried_by(conn)
                 {
                     turn.facts.server_reset.store(true, Ordering::Release);
                 }
@@ -642,19 +596,22 @@ mod tests {
 
     #[test]
     fn one_connection_carries_a_turns_request_and_no_other() {
-        let facts = TurnFacts::default();
-        assert!(facts.request_leaving(3));
-        assert!(facts.request_leaving(3), "the carrier goes on");
-        assert!(!facts.request_leaving(4), "no second carrier");
-        assert!(facts.carried_by(3) && !facts.carried_by(4));
-        assert!(facts.seal(), "it left");
+        let gate = RequestGate::default();
+        assert!(!gate.left());
+        assert!(gate.leaving(3));
+        assert!(gate.leaving(3), "the carrier goes on");
+        assert!(!gate.leaving(4), "no second carrier");
+        assert!(gate.carried_by(3) && !gate.carried_by(4));
+        assert!(gate.seal(), "it left");
         assert!(
-            facts.request_leaving(3),
+            gate.leaving(3),
             "sealing after it left stops nothing it carried"
         );
-        let unsent = TurnFacts::default();
+        let unsent = RequestGate::default();
         assert!(!unsent.seal(), "nothing left");
-        assert!(!unsent.request_leaving(1), "and nothing will");
+        assert!(unsent.sealed() && !unsent.left());
+        assert!(!unsent.leaving(1), "and nothing will");
+        assert!(!unsent.seal(), "sealed twice, still nothing");
     }
 
     /// A slot to a loopback server; the server's listener.
@@ -743,18 +700,7 @@ mod tests {
     #[tokio::test]
     async fn bytes_on_an_idle_connection_close_it_unforwarded() {
         let (slot, server) = slot().await;
-        let turn = slot.begin(&Progress::new(), None, false);
-        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
-        curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
-        let (mut upstream, _) = server.accept().await.unwrap();
-        let mut got = [0; 18];
-        upstream.read_exact(&mut got).await.unwrap();
-        upstream.write_all(OK).await.unwrap();
-        let mut answer = vec![0; OK.len()];
-        curl.read_exact(&mut answer).await.unwrap();
-        assert!(turn.seal());
-        slot.end();
-        assert!(slot.holds_a_connection());
+        let (mut curl, mut upstream) = one_exchange(&slot, &server).await;
         // Idle, the server sends a status and would close: curl never
         // sees it, and the connection is gone.
         upstream
@@ -777,6 +723,28 @@ mod tests {
     }
 
     const OK: &[u8] = b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n";
+
+    /// One turn on `slot`: a request and its answer on a new connection,
+    /// then the slot idle with the connection open. curl's side and the
+    /// server's.
+    async fn one_exchange(
+        slot: &Slot,
+        server: &tokio::net::TcpListener,
+    ) -> (UnixStream, TcpStream) {
+        let turn = slot.begin(&Progress::new(), None, true);
+        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
+        curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+        let (mut upstream, _) = server.accept().await.unwrap();
+        let mut got = [0; 18];
+        upstream.read_exact(&mut got).await.unwrap();
+        upstream.write_all(OK).await.unwrap();
+        let mut answer = vec![0; OK.len()];
+        curl.read_exact(&mut answer).await.unwrap();
+        assert!(turn.seal());
+        slot.end();
+        assert!(slot.holds_a_connection());
+        (curl, upstream)
+    }
 
     #[tokio::test]
     async fn a_server_reset_while_the_body_is_forwarded_is_the_turns() {
@@ -846,18 +814,7 @@ mod tests {
         let idle = Duration::from_millis(100);
         let started = std::time::Instant::now();
         let slot = Slot::bind(server.local_addr().unwrap(), false, idle).unwrap();
-        let turn = slot.begin(&Progress::new(), None, true);
-        let mut curl = UnixStream::connect(slot.path()).await.unwrap();
-        curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
-        let (mut upstream, _) = server.accept().await.unwrap();
-        let mut got = [0; 18];
-        upstream.read_exact(&mut got).await.unwrap();
-        upstream.write_all(OK).await.unwrap();
-        let mut answer = vec![0; OK.len()];
-        curl.read_exact(&mut answer).await.unwrap();
-        assert!(turn.seal());
-        slot.end();
-        assert!(slot.holds_a_connection());
+        let (_curl, mut upstream) = one_exchange(&slot, &server).await;
         let mut rest = Vec::new();
         let _ = tokio::time::timeout(Duration::from_secs(5), upstream.read_to_end(&mut rest))
             .await
