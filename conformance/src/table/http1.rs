@@ -297,11 +297,16 @@ pub(super) fn scenarios() -> Vec<Scenario> {
                     succeeded(),
                 ],
             ],
+            // Two connections: the second call's first attempt runs on the
+            // first call's (the reuse this row is about, on every engine:
+            // an idempotent call may be pooled), its retry on a new one.
+            // A third would mean the fault was never met on a reused
+            // connection.
             server: ServerExpect {
                 executions: 3,
                 requests: Some(3),
                 key_receipts: None,
-                connections: None,
+                connections: Some(2),
             },
             ends_within: None,
         },
