@@ -11,7 +11,6 @@ use isahc::tls::{TlsConfig, TrustStore};
 
 use crate::engine::{IsahcEngine, Reuse};
 use crate::identity::IdentityFiles;
-use crate::slot::Slots;
 
 /// How many idle connections curl's cache holds, for the client that
 /// reuses them (`CURLMOPT_MAXCONNECTS`). Beyond it curl closes the oldest
@@ -31,6 +30,7 @@ pub const CURL_CONNECTION_CACHE: usize = 4096;
 pub const CURL_CACHE_TTL_MARGIN: Duration = Duration::from_secs(30);
 
 /// The connection cache of a client that reuses connections.
+#[cfg_attr(not(unix), allow(dead_code))]
 struct CurlCache {
     size: usize,
     ttl: Duration,
@@ -174,18 +174,21 @@ impl IsahcEngineBuilder {
         // curl's cache outlasts the slots it serves (see
         // `CURL_CACHE_TTL_MARGIN`), and has room for every idle slot and
         // for connections already dead that curl has not pruned yet.
-        let reuse = if cfg!(unix) && valid.max_idle_per_origin > 0 {
+        #[cfg(unix)]
+        let reuse = if valid.max_idle_per_origin > 0 {
             let cache = CurlCache {
                 size: CURL_CONNECTION_CACHE,
                 ttl: valid.idle_timeout + CURL_CACHE_TTL_MARGIN,
             };
             Some(Reuse {
                 client: curl_client(&roots, identity.as_ref(), Some(cache))?,
-                slots: Slots::new(valid.max_idle_per_origin, valid.idle_timeout),
+                slots: crate::slot::Slots::new(valid.max_idle_per_origin, valid.idle_timeout),
             })
         } else {
             None
         };
+        #[cfg(not(unix))]
+        let reuse: Option<Reuse> = None;
         Ok(IsahcEngine::new(
             client,
             reuse,
