@@ -480,8 +480,11 @@ async fn own_connect_failed(
 }
 
 /// Connects TCP to `addr` within `limit` (none: unbounded), with Nagle off
-/// as curl sets it.
-async fn dial(addr: SocketAddr, limit: Option<Duration>) -> std::io::Result<tokio::net::TcpStream> {
+/// as curl sets it: the adapter's own dialer, for the relay and the slots.
+pub(crate) async fn dial(
+    addr: SocketAddr,
+    limit: Option<Duration>,
+) -> std::io::Result<tokio::net::TcpStream> {
     let tcp = match limit {
         Some(limit) => tokio::time::timeout(limit, tokio::net::TcpStream::connect(addr))
             .await

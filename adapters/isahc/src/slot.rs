@@ -58,9 +58,10 @@ use std::time::{Duration, Instant};
 
 use evident_core::{AttemptStage, Origin, Progress};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpStream, UnixListener, UnixStream};
+use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::watch;
 
+use crate::engine::dial;
 use crate::relay::{RELAY_BUFFER_BYTES, Records, RequestGate, from_this_process, socket_path};
 
 /// What one turn saw.
@@ -446,20 +447,8 @@ async fn relay_connection(
         turn.facts.resend_refused.store(true, Ordering::Release);
         return;
     }
-    let dial = async {
-        let dial = TcpStream::connect(shared.addr);
-        let tcp = match turn.connect_limit {
-            Some(limit) => tokio::time::timeout(limit, dial)
-                .await
-                .unwrap_or_else(|_| Err(io::ErrorKind::TimedOut.into()))?,
-            None => dial.await?,
-        };
-        // Nagle off, as curl sets it.
-        tcp.set_nodelay(true)?;
-        Ok::<_, io::Error>(tcp)
-    };
     let connected = tokio::select! {
-        connected = dial => connected,
+        connected = dial(shared.addr, turn.connect_limit) => connected,
         _ = stopped.changed() => return,
     };
     let tcp = match connected {
@@ -730,7 +719,7 @@ mod tests {
     async fn one_exchange(
         slot: &Slot,
         server: &tokio::net::TcpListener,
-    ) -> (UnixStream, TcpStream) {
+    ) -> (UnixStream, tokio::net::TcpStream) {
         let turn = slot.begin(&Progress::new(), None, true);
         let mut curl = UnixStream::connect(slot.path()).await.unwrap();
         curl.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
