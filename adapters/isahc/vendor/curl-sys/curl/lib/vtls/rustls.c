@@ -257,6 +257,17 @@ static CURLcode cr_recv(struct Curl_cfilter *cf, struct Curl_easy *data,
   }
 
 out:
+  /* evident: plaintext this call already copied out is handed over first;
+     the error stands for the next call, where it recurs (the socket's end,
+     a reset, or a TLS error are all read again). Without this a server
+     that answers and then resets or closes without close_notify (RFC 9112
+     section 9.6 lets it answer early) loses an answer that arrived whole
+     whenever the answer and the connection's end are read in one call. */
+  if(result && result != CURLE_AGAIN && *pnread) {
+    CURL_TRC_CF(data, cf, "rustls_recv: %zu bytes before error %d",
+                *pnread, (int)result);
+    result = CURLE_OK;
+  }
   CURL_TRC_CF(data, cf, "rustls_recv(len=%zu) -> %d, %zu",
               plainlen, (int)result, *pnread);
   return result;
