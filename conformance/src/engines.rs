@@ -84,13 +84,6 @@ const REQWEST_HEAD_BEFORE_GOAWAY: &str = "hyper's HTTP/2 client task fails a req
     (once in a CI run; 0 in 20 runs alone). The weaker evidence leads to the same decision \
     for a declared-idempotent call, and to a stop for the other. Closed with that window";
 
-/// Why isahc sometimes loses an early answer.
-#[cfg(feature = "isahc")]
-const ISAHC_EARLY_ANSWER: &str = "libcurl reports the failed send (curl error 55) when the \
-    reset reaches it before it read the answer, and the adapter cannot read the socket curl \
-    owns (1 or 2 losses in 20 runs over TCP; over TLS 5 in 20 with a close, 18 in 20 with a \
-    reset). Closed by libcurl reading what arrived before it fails a send";
-
 /// The hyper 1 engine (HTTP/1.1 and HTTP/2).
 #[cfg(feature = "hyper")]
 pub fn hyper() -> EngineUnderTest {
@@ -335,7 +328,7 @@ const REQWEST_ABANDONED_AT_TLS: &str = "over https with HTTP/2 offered, hyper-ut
 #[cfg(feature = "isahc")]
 pub fn isahc() -> EngineUnderTest {
     use std::sync::Arc;
-    let driver = EngineUnderTest::asynchronous("isahc", |env| {
+    EngineUnderTest::asynchronous("isahc", |env| {
         Arc::new(
             evident_isahc::IsahcEngine::builder()
                 .root_certificates(env.roots.clone())
@@ -363,13 +356,11 @@ pub fn isahc() -> EngineUnderTest {
     .standing_gap(crate::harness::StandingGap::bodyless_head_unproven(
         "curl writes on its own thread through no hook of the adapter. Where the adapter \
          relays plaintext (a slot: an attempt whose repeat is harmless) it sees the head's \
-         blank line leave, and the gap is closed; over TLS, or on a new connection curl \
-         dials, only curl's pulls of the request body show that it built the head, and a \
+         blank line leave, and the gap is closed; over TLS, or on a new connection, only \
+         curl's pulls of the request body show that it built the head, and a \
          connected address shows TCP and TLS were up, not that the head left. Closed there \
          by isahc exposing curl's debug or socket callbacks per transfer",
-    ));
-    let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
-    with_early_answer_races(driver, &all, ISAHC_EARLY_ANSWER)
+    ))
 }
 
 /// Every engine this build includes, in matrix column order.

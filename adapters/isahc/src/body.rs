@@ -88,6 +88,33 @@ impl UploadState {
     }
 }
 
+/// That the server reset the connection that carried a request, which
+/// curl, reading a Unix socket the relay closes, sees only as a close. Set
+/// before the relay closes curl's side, so it is set by the time curl
+/// reports the close, during the request or during the answer's body.
+#[derive(Debug, Default)]
+pub(crate) struct ResetSeen(AtomicBool);
+
+impl ResetSeen {
+    pub(crate) fn set(&self) {
+        self.0.store(true, Ordering::Release);
+    }
+
+    pub(crate) fn get(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+
+    /// `signal` as the relay's witness corrects it: a close curl saw where
+    /// the server reset is that reset.
+    pub(crate) fn correct(&self, signal: EngineSignal) -> EngineSignal {
+        if signal == EngineSignal::ConnectionClosed && self.get() {
+            EngineSignal::ConnectionReset
+        } else {
+            signal
+        }
+    }
+}
+
 /// A streamed body and the rest of a frame curl had no room for.
 pub(crate) struct StreamSlot {
     stream: BodyStream,
@@ -319,13 +346,20 @@ pub(crate) struct AnswerSoFar {
     declared: Option<u64>,
     received: u64,
     upload: Arc<UploadState>,
+    /// The relay's witness of a server reset, where a relay carried the
+    /// transfer.
+    reset: Option<Arc<ResetSeen>>,
     /// Room for the next read; each chunk is split off its front, so a
     /// short answer and the read that finds its end share one buffer.
     buf: BytesMut,
 }
 
 impl AnswerSoFar {
-    pub(crate) fn new(headers: &http::HeaderMap, upload: Arc<UploadState>) -> Self {
+    pub(crate) fn new(
+        headers: &http::HeaderMap,
+        upload: Arc<UploadState>,
+        reset: Option<Arc<ResetSeen>>,
+    ) -> Self {
         let declared = headers
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
@@ -334,6 +368,7 @@ impl AnswerSoFar {
             declared,
             received: 0,
             upload,
+            reset,
             buf: BytesMut::new(),
         }
     }
@@ -376,6 +411,10 @@ impl AnswerSoFar {
         } else if self.upload.cut_by_isahc(&error) {
             Err(EngineFailure::new(EngineSignal::ConnectionClosed, error))
         } else {
+            let signal = match &self.reset {
+                Some(reset) => reset.correct(signal),
+                None => signal,
+            };
             Err(EngineFailure::new(signal, error))
         }
     }
@@ -592,7 +631,7 @@ mod tests {
         if let Some(length) = length {
             headers.insert(http::header::CONTENT_LENGTH, length.parse().unwrap());
         }
-        AnswerSoFar::new(&headers, upload.clone())
+        AnswerSoFar::new(&headers, upload.clone(), None)
     }
 
     #[test]

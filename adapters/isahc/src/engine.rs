@@ -17,7 +17,7 @@ use http_body_util::BodyExt;
 use isahc::config::Configurable;
 use isahc::net::Dialer;
 
-use crate::body::{self, RequestBody, UploadState};
+use crate::body::{self, RequestBody, ResetSeen, UploadState};
 use crate::builder::IsahcEngineBuilder;
 use crate::classify::{before_connected, classify_transfer, is_connect_failure};
 use crate::identity::IdentityFiles;
@@ -165,10 +165,11 @@ impl IsahcEngine {
         upload: &Arc<UploadState>,
         guard: &Guard,
         settle: impl Fn(),
-        lease: Option<Lease>,
+        carried: Carried,
     ) -> Result<http::Response<ResponseBody>, EngineFailure> {
+        let Carried { lease, reset } = carried;
         let (parts, mut body) = response.into_parts();
-        let mut so_far = body::AnswerSoFar::new(&parts.headers, upload.clone());
+        let mut so_far = body::AnswerSoFar::new(&parts.headers, upload.clone(), reset);
         let first = match guard
             .run(poll_fn(|cx| body::poll_chunk(&mut body, &mut so_far, cx)))
             .await
@@ -274,10 +275,11 @@ impl Engine for IsahcEngine {
                 progress.enter(AttemptStage::WriteHead);
             }
         };
-        // The relay needs Unix sockets; elsewhere curl dials, and a stalled
-        // handshake is recorded at `connect`.
+        // The relay needs Unix sockets; elsewhere curl dials, a stalled
+        // handshake is recorded at `connect`, and an early answer can be
+        // lost to curl's failed write.
         let https = origin.is_https();
-        let relayed = cfg!(unix) && https;
+        let relayed = cfg!(unix);
         let mut failures = ConnectFailures::new();
         let last = addrs.len().saturating_sub(1);
         for (index, addr) in addrs.into_iter().enumerate() {
@@ -295,15 +297,16 @@ impl Engine for IsahcEngine {
                 .then_some(self.attempt_delay)
                 .filter(|limit| budget.is_none_or(|budget| *limit < budget));
             // A reusable transfer goes through a slot: a Unix socket whose
-            // relay dials TCP for curl (slot.rs). Another `https://`
-            // transfer goes through a relay over a TCP connection the
-            // adapter dials first (relay.rs): TCP is then known to be up
-            // when the handshake stalls, and the relay proves whether a
-            // request record left. A slot or relay that cannot listen (no
-            // private directory for its socket, say) leaves curl to dial a
-            // new connection: a stalled handshake is then at `connect`.
-            // The relay listens first, so that it opens no connection it
-            // would not use.
+            // relay dials TCP for curl (slot.rs). Every other transfer
+            // goes through a relay over a TCP connection the adapter dials
+            // first (relay.rs): TCP is then known to be up when a handshake
+            // stalls, the relay proves whether a byte (over TLS, a record)
+            // of the request left, and a server that stops taking the
+            // request leaves curl its answer to read. A slot or relay that
+            // cannot listen (no private directory for its socket, say)
+            // leaves curl to dial a new connection: a stalled handshake is
+            // then at `connect`. The relay listens first, so that it opens
+            // no connection it would not use.
             let lease = reuse.and_then(|reuse| {
                 let lease = reuse.slots.checkout(&origin, addr).ok()?;
                 Some((lease, &reuse.client))
@@ -317,7 +320,9 @@ impl Engine for IsahcEngine {
             } else if let Some(listening) = relayed.then(Listening::bind).and_then(Result::ok) {
                 match dial(addr, connect_limit.or(budget)).await {
                     Ok(tcp) => {
-                        progress.enter(AttemptStage::Tls);
+                        if https {
+                            progress.enter(AttemptStage::Tls);
+                        }
                         Route::Relayed(listening.relay_to(tcp))
                     }
                     Err(e) => {
@@ -345,10 +350,6 @@ impl Engine for IsahcEngine {
             .map_err(|e| EngineFailure::new(EngineSignal::Other, e))?;
             let error = match guard.run(client.send_async(transfer)).await {
                 Some(Ok(response)) => {
-                    let lease = match route {
-                        Route::Slot(lease, ..) => Some(lease),
-                        Route::Relayed(_) | Route::Direct(_) => None,
-                    };
                     return Self::answer(
                         response,
                         &parts.method,
@@ -356,7 +357,7 @@ impl Engine for IsahcEngine {
                         &upload,
                         &guard,
                         settle,
-                        lease,
+                        route.carried(),
                     )
                     .await;
                 }
@@ -395,9 +396,7 @@ impl Engine for IsahcEngine {
                         // request, with no answer.
                         signal = EngineSignal::ConnectionClosed;
                     }
-                    if turn.server_reset() && signal == EngineSignal::ConnectionClosed {
-                        signal = EngineSignal::ConnectionReset;
-                    }
+                    signal = turn.server_reset().correct(signal);
                     !left
                 }
                 // The relay, sealed now, proves whether a record that can
@@ -406,10 +405,8 @@ impl Engine for IsahcEngine {
                 Route::Relayed(relay) => {
                     let facts = relay.facts();
                     let left = facts.seal();
-                    if facts.server_reset() && signal == EngineSignal::ConnectionClosed {
-                        // curl saw the relay close; the server reset.
-                        signal = EngineSignal::ConnectionReset;
-                    }
+                    // curl saw the relay close; the server may have reset.
+                    signal = facts.server_reset().correct(signal);
                     !left && !upload.touched()
                 }
                 // curl reports the connected address only once TCP and TLS
@@ -458,6 +455,35 @@ enum Route<'a> {
     Relayed(Relay),
     /// curl dials the address itself, a new connection.
     Direct(SocketAddr),
+}
+
+impl Route<'_> {
+    /// What the answer keeps of the route that carried it.
+    fn carried(self) -> Carried {
+        match self {
+            Route::Slot(lease, turn, _) => Carried {
+                lease: Some(lease),
+                reset: Some(turn.server_reset().clone()),
+            },
+            Route::Relayed(relay) => Carried {
+                lease: None,
+                reset: Some(relay.facts().server_reset().clone()),
+            },
+            Route::Direct(_) => Carried {
+                lease: None,
+                reset: None,
+            },
+        }
+    }
+}
+
+/// What an answer keeps of the route that carried its transfer.
+struct Carried {
+    /// The slot, checked in at the answer's end for the next transfer.
+    lease: Option<Lease>,
+    /// The relay's witness of a server reset: curl sees a reset during the
+    /// answer's body as a close.
+    reset: Option<Arc<ResetSeen>>,
 }
 
 /// A TCP connect of the adapter's own failed: `Ok` to try the next address

@@ -38,16 +38,38 @@
 //! # Resolving and dialing
 //!
 //! The adapter resolves names itself ([`evident_core::HostOverrides`], IP
-//! literals, the system resolver) and tries one address per transfer. For
-//! `http://` curl dials it (`Dialer::ip_socket`, curl's `CONNECT_TO`). For
-//! `https://` (on Unix) the adapter dials TCP itself and hands curl a Unix
-//! socket relayed, byte for byte, to that connection (`Dialer::unix_socket`):
-//! curl still does TLS, with its own trust and client certificate, and the
-//! adapter learns what curl does not report, that TCP is up and whether a
-//! TLS record that can carry request bytes (application data) left. A
-//! transfer that fails to connect (refused, TLS handshake, certificate)
-//! moves on to the next address; which failure surfaces is
+//! literals, the system resolver) and tries one address per transfer. On
+//! Unix the adapter dials TCP itself and hands curl a Unix socket relayed,
+//! byte for byte, to that connection (`Dialer::unix_socket`): a slot's for
+//! a reused connection, a relay of its own for a new one. curl still does
+//! TLS, with its own trust and client certificate, and the adapter learns
+//! what curl does not report: that TCP is up, whether a byte of the request
+//! (over TLS, a record that can carry it) left, and that the server reset.
+//! Where no relay can listen (no Unix sockets, or no private directory for
+//! one), curl dials the address itself (`Dialer::ip_socket`). A transfer
+//! that fails to connect (refused, TLS handshake, certificate) moves on to
+//! the next address; which failure surfaces is
 //! [`evident_core::ConnectFailures`]' rule, as on every engine.
+//!
+//! # Early answers
+//!
+//! A server may answer before it has read the whole request, then close or
+//! reset (RFC 9112 §9.6); the answer is the attempt's outcome, as on every
+//! engine. curl lost it two ways, and both are closed:
+//!
+//! * its next write of the body failed before it read the answer (curl
+//!   error 55). When the server stops taking the request, the relay passes
+//!   on the server's bytes and end, and reads and drops the rest of curl's
+//!   request instead of closing curl's socket under it: curl reads before
+//!   it writes, so it meets the answer, and a 413 or a complete answer on a
+//!   closing connection ends its upload;
+//! * its rustls backend dropped an answer it had already decrypted when the
+//!   connection's end came in the same read (curl error 56). The vendored
+//!   libcurl hands the plaintext over first and reports the end on the next
+//!   read (`vendor/curl-sys/EVIDENT.md`).
+//!
+//! What curl writes after the server stopped reading reaches no one, and
+//! the relay's "the request left" is unchanged by it.
 //!
 //! # Progress, and how each fact is obtained
 //!
@@ -57,9 +79,9 @@
 //! | fact | how | exact? |
 //! | --- | --- | --- |
 //! | `Resolve`, `Connect` | entered by the adapter before resolving and before the first transfer | exact |
-//! | `Tls` | entered once the adapter's own TCP connect for `https://` succeeded, so a handshake that stalls times out at `Tls`, as on every engine. Handshake and certificate failures also take the `Tls` stage from their signal, and so does a send or receive failure before any request record left (it broke the handshake: a server rejecting a client certificate). Without Unix sockets curl dials, and a stalled handshake is reported at `Connect` (same category and evidence): curl reports nothing that shows TCP was up | exact on Unix; pre-write either way |
+//! | `Tls` | entered once the adapter's own TCP connect for `https://` succeeded (a slot's or a relay's), so a handshake that stalls times out at `Tls`, as on every engine. Handshake and certificate failures also take the `Tls` stage from their signal, and so does a send or receive failure before any request record left (it broke the handshake: a server rejecting a client certificate). Without Unix sockets curl dials, and a stalled handshake is reported at `Connect` (same category and evidence): curl reports nothing that shows TCP was up | exact on Unix; pre-write either way |
 //! | `connection_reused` | `false` on a new connection; on a slot, `true` once the request leaves on a connection open before the attempt | exact |
-//! | nothing written | on a slot: its relay, sealed when the transfer fails (or the adapter's guard ends it), forwarded no byte of the request (over TLS: no application-data record longer than an alert) and will forward nothing more, whatever curl wrote into the socket; otherwise for `https://`: the relay, sealed the same way, forwarded no application-data record (TLS 1.2 sends none before the handshake ends; TLS 1.3's first is its Finished, counted conservatively) and will forward nothing more; `http://`: the failed transfer reports no connected address (curl fills it once TCP is up; each transfer has a fresh easy handle). Either way curl never pulled the body | exact |
+//! | nothing written | on a slot: its relay, sealed when the transfer fails (or the adapter's guard ends it), forwarded no byte of the request (over TLS: no application-data record longer than an alert) and will forward nothing more, whatever curl wrote into the socket; otherwise the new connection's relay, sealed the same way, forwarded no byte of the request (over TLS: no application-data record; TLS 1.2 sends none before the handshake ends; TLS 1.3's first is its Finished, counted conservatively) and will forward nothing more; where curl dialed (no relay could listen): the failed transfer reports no connected address (curl fills it once TCP is up; each transfer has a fresh easy handle). Either way curl never pulled the body | exact |
 //! | `head_written` (`WriteBody`) | on a plaintext slot: the relay wrote the head's blank line to the server; otherwise curl's first pull of request body bytes: curl puts the head in its send buffer before it pulls the body | exact on a plaintext slot; otherwise late (taken by curl's writer, possibly not yet on the wire) |
 //! | `body_written` (`AwaitHead`) | curl pulled the last body byte; on a plaintext slot also a bodyless request's head written | late, as above; exact for a bodyless request on a plaintext slot |
 //! | a write started (`WriteHead`) | curl connected (or did not report before the deadline) but never pulled a body, and no relay saw the head's end: a bodyless request over TLS or on a new connection, or a head curl never finished. Nothing shows the head was taken, so it is not claimed written (a strengthening fact comes late or not at all): a named gap for such bodyless requests | exact as far as it goes |
@@ -197,7 +219,7 @@ mod relay {
         pub(crate) fn seal(&self) -> bool {
             match *self {}
         }
-        pub(crate) fn server_reset(&self) -> bool {
+        pub(crate) fn server_reset(&self) -> &Arc<crate::body::ResetSeen> {
             match *self {}
         }
     }
@@ -252,7 +274,7 @@ mod slot {
         pub(crate) fn seal(&self) -> bool {
             match *self {}
         }
-        pub(crate) fn server_reset(&self) -> bool {
+        pub(crate) fn server_reset(&self) -> &Arc<crate::body::ResetSeen> {
             match *self {}
         }
         pub(crate) fn resend_refused(&self) -> bool {

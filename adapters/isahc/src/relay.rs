@@ -1,6 +1,6 @@
-//! The adapter's own dialer for `https://`: it connects TCP itself and
-//! hands curl a Unix socket relayed to that connection, so that an attempt
-//! knows what curl cannot tell it.
+//! The adapter's own dialer for a new connection: it connects TCP itself
+//! and hands curl a Unix socket relayed to that connection, so that an
+//! attempt knows what curl cannot tell it.
 //!
 //! curl reports a transfer's connected address only once TCP *and* TLS are
 //! up, and nothing at all about a transfer that timed out in between. With
@@ -8,13 +8,22 @@
 //!
 //! * that TCP is up: it connected the socket itself, so a handshake that
 //!   stalls is recorded at `tls`, as on every engine;
-//! * whether any byte of the request can have left: curl's TLS records
-//!   pass through here, and only an application-data record (content type
-//!   23) carries request bytes. TLS 1.2 sends none before the handshake is
+//! * whether any byte of the request can have left. In plaintext every
+//!   byte curl writes is the request's. Over TLS curl's records pass
+//!   through here, and only an application-data record (content type 23)
+//!   carries request bytes. TLS 1.2 sends none before the handshake is
 //!   over; TLS 1.3 sends its Finished as one, so its first is counted as
 //!   possibly the request (conservative: it weakens the record early);
 //! * that the server reset the connection, which curl, reading a Unix
-//!   socket the relay closes, would see as a close.
+//!   socket the relay closes, would see as a close ([`ResetSeen`]).
+//!
+//! And it keeps an early answer for curl. A server may answer before it
+//! has read the whole request and then close or reset (RFC 9112 §9.6).
+//! When a write of the request to the server fails, the relay forwards
+//! what the server sent and then its end, and reads and drops the rest of
+//! curl's request ([`swallow`]) instead of closing curl's socket under it.
+//! curl's writes go on succeeding, so it reads the answer instead of
+//! failing a write first (curl error 55, the answer lost).
 //!
 //! The relay forwards bytes unchanged: curl still does TLS (its own trust,
 //! its own client certificate), and the server sees one TCP connection.
@@ -23,13 +32,16 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
+use evident_core::engine::peer_went_away;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::unix::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpStream, UnixListener, UnixStream};
 use tokio::sync::oneshot;
+
+use crate::body::ResetSeen;
 
 /// The size of the relay's buffer in each direction.
 pub(crate) const RELAY_BUFFER_BYTES: usize = 16 * 1024;
@@ -106,8 +118,7 @@ const THE_CONNECTION: u64 = 1;
 #[derive(Debug, Default)]
 pub(crate) struct Facts {
     request: RequestGate,
-    /// The server reset the connection.
-    server_reset: AtomicBool,
+    server_reset: Arc<ResetSeen>,
 }
 
 impl Facts {
@@ -116,11 +127,9 @@ impl Facts {
         self.request.seal()
     }
 
-    /// Whether the server reset the connection. Set before the relay
-    /// closes curl's side, so it is set by the time curl reports the
-    /// close.
-    pub(crate) fn server_reset(&self) -> bool {
-        self.server_reset.load(Ordering::Acquire)
+    /// Whether the server reset the connection.
+    pub(crate) fn server_reset(&self) -> &Arc<ResetSeen> {
+        &self.server_reset
     }
 }
 
@@ -262,12 +271,34 @@ async fn towards_server(
         {
             break;
         }
-        if server.write_all(&buf[..n]).await.is_err() {
+        if let Err(e) = server.write_all(&buf[..n]).await {
+            if facts.request.left() {
+                if peer_went_away(e.kind()) {
+                    facts.server_reset.set();
+                }
+                // The server stopped taking the request part-way: it may
+                // have answered first (RFC 9112 §9.6), and curl must get
+                // to read that answer rather than fail its next write.
+                let _ = server.shutdown().await;
+                swallow(&mut curl, &mut buf).await;
+                return;
+            }
             break;
         }
     }
     // curl is done writing (or gone): so is the connection.
     let _ = server.shutdown().await;
+}
+
+/// Reads and drops curl's bytes until curl closes its side: the rest of a
+/// request the server stopped taking. None of it reaches anyone, so none
+/// of it counts as sent; curl's writes succeed meanwhile, and curl reads
+/// what the server sent before it ended (an early answer, or the close or
+/// reset curl then reports) instead of failing a write first. curl reads
+/// before it writes whenever both are ready, so it pulls at most about one
+/// more upload buffer before it sees the connection's end.
+pub(crate) async fn swallow(curl: &mut OwnedReadHalf, buf: &mut [u8]) {
+    while let Ok(1..) = curl.read(buf).await {}
 }
 
 /// The server's bytes, forwarded to curl.
@@ -287,7 +318,7 @@ async fn towards_curl(
             }
             Err(e) => {
                 if e.kind() == io::ErrorKind::ConnectionReset {
-                    facts.server_reset.store(true, Ordering::Release);
+                    facts.server_reset.set();
                 }
                 break;
             }
@@ -400,7 +431,7 @@ fn private_dir() -> io::Result<PathBuf> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn record(kind: u8, len: u16) -> Vec<u8> {
@@ -505,7 +536,48 @@ mod tests {
         drop(upstream);
         let mut rest = Vec::new();
         let _ = curl.read_to_end(&mut rest).await;
-        assert!(relay.facts().server_reset());
+        assert!(relay.facts().server_reset().get());
+    }
+
+    /// Four MiB of request body, in 64 KiB writes: far more than the
+    /// sockets buffer.
+    pub(crate) async fn write_a_large_body(
+        mut curl: tokio::net::unix::OwnedWriteHalf,
+    ) -> io::Result<()> {
+        let chunk = vec![b'x'; 64 * 1024];
+        for _ in 0..64 {
+            curl.write_all(&chunk).await?;
+        }
+        Ok(())
+    }
+
+    /// A server that reads part of the request, answers, and resets.
+    pub(crate) async fn answer_early_then_reset(mut upstream: TcpStream) {
+        upstream.set_nodelay(true).unwrap();
+        let mut part = vec![0; 64 * 1024];
+        upstream.read_exact(&mut part).await.unwrap();
+        upstream.write_all(b"the answer").await.unwrap();
+        upstream.set_zero_linger().unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_server_that_answers_and_resets_mid_request_leaves_curl_its_answer() {
+        for round in 0..10 {
+            let (relay, upstream) = relayed().await;
+            let (mut from_relay, to_relay) = UnixStream::connect(relay.path())
+                .await
+                .unwrap()
+                .into_split();
+            let writer = tokio::spawn(write_a_large_body(to_relay));
+            answer_early_then_reset(upstream).await;
+            let mut answer = Vec::new();
+            from_relay.read_to_end(&mut answer).await.unwrap();
+            assert_eq!(answer, b"the answer", "round {round}");
+            // curl's writes never fail before it reads the answer: the
+            // rest of the request goes nowhere.
+            writer.await.unwrap().unwrap();
+            assert!(relay.facts().server_reset().get(), "round {round}");
+        }
     }
 
     #[tokio::test]

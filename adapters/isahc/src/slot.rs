@@ -56,20 +56,24 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use evident_core::engine::peer_went_away;
 use evident_core::{AttemptStage, Origin, Progress};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::watch;
 
+use crate::body::ResetSeen;
 use crate::engine::dial;
-use crate::relay::{RELAY_BUFFER_BYTES, Records, RequestGate, from_this_process, socket_path};
+use crate::relay::{
+    RELAY_BUFFER_BYTES, Records, RequestGate, from_this_process, socket_path, swallow,
+};
 
 /// What one turn saw.
 #[derive(Debug, Default)]
 pub(crate) struct TurnFacts {
     request: RequestGate,
     /// The server reset the carrier.
-    server_reset: AtomicBool,
+    server_reset: Arc<ResetSeen>,
     /// curl opened another connection once the request had left: its own
     /// re-send, refused.
     resend_refused: AtomicBool,
@@ -114,8 +118,8 @@ impl TurnFacts {
     }
 
     /// Whether the server reset the connection that carried the request.
-    pub(crate) fn server_reset(&self) -> bool {
-        self.server_reset.load(Ordering::Acquire)
+    pub(crate) fn server_reset(&self) -> &Arc<ResetSeen> {
+        &self.server_reset
     }
 
     /// Whether curl tried to send the request again on another connection
@@ -467,7 +471,7 @@ async fn relay_connection(
     }
     drop(turn);
     let open = OpenWhileAlive::new(&shared);
-    let (curl_read, curl_write) = curl.into_split();
+    let (mut curl_read, curl_write) = curl.into_split();
     let (tcp_read, tcp_write) = tcp.into_split();
     // The server's side ending ends the connection: nothing of curl's is
     // forwarded after it. curl's side ending (or a write to the server
@@ -475,41 +479,73 @@ async fn relay_connection(
     // reset may still come. A rule broken ends it at once.
     let to_curl = towards_curl(tcp_read, curl_write, conn, &shared);
     tokio::pin!(to_curl);
+    let mut buf = vec![0; RELAY_BUFFER_BYTES];
     let to_server = tokio::select! {
-        end = towards_server(curl_read, tcp_write, conn, &shared) => end,
-        () = &mut to_curl => return,
+        end = towards_server(&mut curl_read, tcp_write, conn, &shared, &mut buf) => end,
+        () = &mut to_curl => {
+            // The server ended its side while curl was still writing. If
+            // that was the turn's request, the server may have answered it
+            // early (RFC 9112 §9.6): curl gets to read the answer, and the
+            // rest of the request goes nowhere.
+            drop(open);
+            if carrying_the_turn(&shared, conn) {
+                tokio::select! {
+                    () = swallow(&mut curl_read, &mut buf) => {}
+                    _ = stopped.changed() => {}
+                }
+            }
+            return;
+        }
         _ = stopped.changed() => return,
     };
     // Once curl's side is over, curl cannot reuse the connection.
     drop(open);
-    if to_server == ToServer::Ended {
-        tokio::select! {
+    match to_server {
+        ToServer::Ended => tokio::select! {
             () = to_curl => {}
             _ = stopped.changed() => {}
-        }
+        },
+        // As above: the server's side is read to its end (the answer),
+        // while the rest of the request goes nowhere.
+        ToServer::Cut => tokio::select! {
+            _ = async { tokio::join!(to_curl, swallow(&mut curl_read, &mut buf)) } => {}
+            _ = stopped.changed() => {}
+        },
+        ToServer::Refused => {}
     }
+}
+
+/// Whether a turn runs whose request connection `conn` carried.
+fn carrying_the_turn(shared: &Shared, conn: u64) -> bool {
+    shared
+        .turn()
+        .is_some_and(|turn| turn.facts.request.carried_by(conn))
 }
 
 /// How forwarding curl's bytes ended.
 #[derive(Debug, PartialEq, Eq)]
 enum ToServer {
-    /// curl closed, or a write to the server failed.
+    /// curl closed, or a write to the server failed before the turn's
+    /// request was on this connection.
     Ended,
+    /// A write of the turn's request to the server failed: the server
+    /// stopped taking it, and may have answered first.
+    Cut,
     /// Bytes that may not be forwarded: the connection ends.
     Refused,
 }
 
 /// curl's bytes, forwarded to the server when they belong to the turn.
 async fn towards_server(
-    mut curl: tokio::net::unix::OwnedReadHalf,
+    curl: &mut tokio::net::unix::OwnedReadHalf,
     mut server: tokio::net::tcp::OwnedWriteHalf,
     conn: u64,
     shared: &Shared,
+    buf: &mut [u8],
 ) -> ToServer {
     let mut records = Records::telling_alerts_apart();
-    let mut buf = vec![0; RELAY_BUFFER_BYTES];
     loop {
-        let n = match curl.read(&mut buf).await {
+        let n = match curl.read(buf).await {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
@@ -530,10 +566,14 @@ async fn towards_server(
         // are written, so is the head (and, without a body, the request).
         let head_ends = !shared.tls && turn.facts.head_ends_in(&buf[..n]);
         if let Err(e) = server.write_all(&buf[..n]).await {
-            if e.kind() == io::ErrorKind::ConnectionReset && turn.facts.request.carried_by(conn) {
-                turn.facts.server_reset.store(true, Ordering::Release);
+            let _ = server.shutdown().await;
+            if !turn.facts.request.carried_by(conn) {
+                return ToServer::Ended;
             }
-            break;
+            if peer_went_away(e.kind()) {
+                turn.facts.server_reset.set();
+            }
+            return ToServer::Cut;
         }
         if head_ends {
             if turn.bodyless {
@@ -568,7 +608,7 @@ async fn towards_curl(
                     && let Some(turn) = shared.turn()
                     && turn.facts.request.carried_by(conn)
                 {
-                    turn.facts.server_reset.store(true, Ordering::Release);
+                    turn.facts.server_reset.set();
                 }
                 break;
             }
@@ -760,10 +800,30 @@ mod tests {
             let mut rest = Vec::new();
             let _ = curl.read_to_end(&mut rest).await;
             assert!(
-                turn.server_reset(),
+                turn.server_reset().get(),
                 "the reset is seen, whichever side meets it"
             );
             assert!(turn.seal());
+        }
+    }
+
+    #[tokio::test]
+    async fn a_server_that_answers_and_resets_mid_request_leaves_curl_its_answer() {
+        use crate::relay::tests::{answer_early_then_reset, write_a_large_body};
+        for round in 0..10 {
+            let (slot, server) = slot().await;
+            let turn = slot.begin(&Progress::new(), None, false);
+            let (mut from_relay, to_relay) =
+                UnixStream::connect(slot.path()).await.unwrap().into_split();
+            let writer = tokio::spawn(write_a_large_body(to_relay));
+            let (upstream, _) = server.accept().await.unwrap();
+            answer_early_then_reset(upstream).await;
+            let mut answer = Vec::new();
+            from_relay.read_to_end(&mut answer).await.unwrap();
+            assert_eq!(answer, b"the answer", "round {round}");
+            writer.await.unwrap().unwrap();
+            assert!(turn.server_reset().get(), "round {round}");
+            assert!(turn.seal(), "the request left");
         }
     }
 

@@ -6,7 +6,9 @@ mod support;
 use std::time::Duration;
 
 use bytes::Bytes;
-use evident_core::{AttemptBody, AttemptStage, Engine, EngineSignal, ExecutionEvidence};
+use evident_core::{
+    AttemptBody, AttemptContext, AttemptStage, Engine, EngineSignal, ExecutionEvidence,
+};
 use evident_isahc::{IncompleteHead, IsahcEngine};
 use support::*;
 
@@ -123,12 +125,37 @@ async fn a_reset_during_a_large_upload_fails_while_writing_the_body() {
         .unwrap();
     let attempt = attempt();
     let failure = engine().send(request, &attempt).await.unwrap_err();
+    // curl reads the relay's close, the relay saw the reset: a reset.
+    assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
     let snapshot = attempt.progress().snapshot();
     assert!(snapshot.head_written());
     assert!(!snapshot.body_written(), "curl never pulled the last byte");
     let judged = judged(&failure, &attempt);
     assert_eq!(judged.stage(), AttemptStage::WriteBody);
     assert_eq!(judged.evidence(), ExecutionEvidence::SentNoResponse);
+}
+
+/// A reset while the answer's body arrives is a reset, on a new connection
+/// and on a reused one alike: curl reads the relay's close, and the relay
+/// says that the server reset.
+#[tokio::test]
+async fn a_reset_during_the_answers_body_is_a_reset_on_every_route() {
+    for attempt in [attempt as fn() -> AttemptContext, repeatable] {
+        let (listener, addr) = listen().await;
+        serve(listener, 1, |_, mut conn| async move {
+            conn.stream.set_nodelay(true).unwrap();
+            conn.next_request().await.unwrap();
+            conn.respond(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789")
+                .await;
+            let _ = conn.stream.set_zero_linger();
+        });
+        let response = engine()
+            .send(get(&format!("http://{addr}/")), &attempt())
+            .await
+            .unwrap();
+        let failure = collect(response.into_body()).await.unwrap_err();
+        assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
+    }
 }
 
 #[tokio::test]
