@@ -142,7 +142,7 @@ pub fn lab_wall_clock() -> SystemTime {
 /// split by topic, kept so that matrices from before and after compare row
 /// by row (the `--json` keys, the Markdown rows). A new scenario is named
 /// here too, where its row should appear.
-const TABLE_ORDER: [&str; 86] = [
+const TABLE_ORDER: [&str; 88] = [
     "ok_200",
     "ok_200_tls",
     "name_not_found",
@@ -195,6 +195,8 @@ const TABLE_ORDER: [&str; 86] = [
     "idempotency_key_reused",
     "conflict_without_a_key",
     "circuit_opens_on_503s",
+    "early_413s_leave_the_circuit_closed",
+    "early_503s_open_the_circuit",
     "ok_200_ipv6",
     "closed_after_request_tls",
     "connection_close_then_next_call",

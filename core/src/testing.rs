@@ -128,6 +128,16 @@ impl Step {
         }
     }
 
+    /// Answers `status` with `body` while the request body is still being
+    /// written: an early answer (RFC 9112 §9.6), the head written and the
+    /// body not finished.
+    pub fn respond_early(status: u16, body: impl Into<Bytes>) -> Step {
+        Step {
+            reached: Reached::HeadWritten,
+            ..Step::respond(status, body)
+        }
+    }
+
     /// Answers `status`, sends `body`, then fails with `signal` while the
     /// body is read.
     pub fn body_fails(status: u16, body: impl Into<Bytes>, signal: EngineSignal) -> Step {

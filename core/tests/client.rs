@@ -803,6 +803,100 @@ async fn a_failing_request_body_never_opens_the_circuit() {
     assert_eq!(engine.sends(), 2);
 }
 
+/// An answer that arrived while the request body was still being written
+/// (RFC 9112 §9.6) counts for the pipeline as its status does: an early 413
+/// is the caller's problem and leaves the circuit closed; an early 503 is
+/// the upstream failing and opens it; and an early 503 to an idempotent
+/// call spends the retry budget as any 503 does.
+#[tokio::test(start_paused = true)]
+async fn early_answers_count_for_the_circuit_and_the_budget_as_their_status() {
+    let origin = Origin::new(Scheme::Http, "127.0.0.1", 8080);
+    let post = || {
+        http::Request::post(URL)
+            .body(client::Body::from(vec![b'x'; 1 << 20]))
+            .unwrap()
+    };
+    let shown = |r: &Result<http::Response<Bytes>, client::Error>| -> Vec<String> {
+        records(r).iter().map(|r| r.to_string()).collect()
+    };
+
+    let engine = Arc::new(ScriptedEngine::new([
+        Step::respond_early(413, "too large"),
+        Step::respond(200, "ok"),
+    ]));
+    let client = builder()
+        .pipeline(hair_trigger_breaker())
+        .build(engine.clone())
+        .unwrap();
+    let r = client.execute(post(), CallOptions::new()).await;
+    assert_eq!(r.as_ref().unwrap().status(), 413);
+    assert_eq!(shown(&r), ["#0 status:413 -> stop(status_not_retryable)"]);
+    assert_eq!(
+        client.pipeline().state(&origin),
+        Some(evident_core::resilience::CircuitState::Closed)
+    );
+    let r = client.execute(post(), CallOptions::new()).await;
+    assert_eq!(r.unwrap().status(), 200);
+    assert_eq!(engine.sends(), 2);
+
+    let engine = Arc::new(ScriptedEngine::new([
+        Step::respond_early(503, ""),
+        Step::respond(200, "ok"),
+    ]));
+    let client = builder()
+        .pipeline(hair_trigger_breaker())
+        .build(engine.clone())
+        .unwrap();
+    let r = client.execute(post(), CallOptions::new()).await;
+    assert_eq!(r.as_ref().unwrap().status(), 503);
+    assert_eq!(
+        client.pipeline().state(&origin),
+        Some(evident_core::resilience::CircuitState::Open)
+    );
+    let err = client
+        .execute(post(), CallOptions::new())
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        err.rejection(),
+        Some(evident_core::resilience::LocalRejection::CircuitOpen { .. })
+    ));
+    assert_eq!(engine.sends(), 1, "the open circuit sent nothing");
+
+    let no_retries = || {
+        builder().policy(
+            RetryPolicy::builder()
+                .budget(BudgetConfig {
+                    ratio: 0.0,
+                    min_per_sec: 0,
+                    ttl: Duration::from_secs(1),
+                })
+                .build()
+                .unwrap(),
+        )
+    };
+    for early in [true, false] {
+        let step = if early {
+            Step::respond_early(503, "")
+        } else {
+            Step::respond(503, "")
+        };
+        let (r, engine, _) = run_async(
+            no_retries(),
+            vec![step, Step::respond(200, "ok")],
+            client::Body::from(vec![b'x'; 1 << 20]),
+            CallOptions::new().idempotent(),
+        )
+        .await;
+        assert_eq!(
+            shown(&r),
+            ["#0 status:503 -> stop(budget_exhausted)"],
+            "early: {early}"
+        );
+        assert_eq!(engine.sends(), 1);
+    }
+}
+
 #[tokio::test(start_paused = true)]
 async fn admission_waits_end_within_the_call_deadline_and_the_attempt_is_timed_from_admission() {
     // The retry's token is 4.9 s away, the deadline 3 s: rejected at once.

@@ -9,10 +9,11 @@
 //! ([`Answer::TooLarge`]) or with a 200 it executed ([`Answer::Executed`]).
 
 use evident_core::decide::StopReason as X;
+use evident_core::observe::RejectionKind;
 
 use super::{LARGE_UPLOAD_CLIENT, h1, h1_tls, h2_tls, h2c, ok, status, stop, succeeded};
 use crate::lab::{AfterEarlyAnswer, Http1Behaviour as H1, Http2Behaviour as H2};
-use crate::scenario::{BodySpec, Expect, Scenario, ScenarioCall};
+use crate::scenario::{BodySpec, ClientSpec, Expect, Scenario, ScenarioCall, ServerExpect};
 
 /// Body bytes the server reads before it answers: enough that the body has
 /// provably started to flow.
@@ -86,6 +87,48 @@ fn early_answer(name: &'static str, summary: &'static str, over: Over, answer: A
     .client(LARGE_UPLOAD_CLIENT)
 }
 
+/// The early-answer scenario `name` that runs `calls` large POSTs through
+/// a circuit breaker judging every two calls: each is answered by `script`
+/// part-way through its body, the server reading on to the body's end
+/// ([`AfterEarlyAnswer::ReadOn`]), so that no write fails and nothing races
+/// the answer. The breaker counts an early answer as its status.
+fn early_answers_and_the_circuit(
+    name: &'static str,
+    summary: &'static str,
+    script: Vec<H1>,
+    expected: Vec<Vec<Expect>>,
+    executions: u64,
+    requests: u64,
+) -> Scenario {
+    Scenario {
+        name,
+        summary,
+        fault: h1(script),
+        client: ClientSpec {
+            breaker_window: Some(2),
+            ..LARGE_UPLOAD_CLIENT
+        },
+        calls: vec![ScenarioCall::post().body(BodySpec::Large); expected.len()],
+        expected,
+        server: ServerExpect {
+            executions,
+            requests: Some(requests),
+            key_receipts: None,
+            connections: None,
+        },
+        ends_within: None,
+    }
+}
+
+/// `reply`, answered early, the server reading on.
+fn early_reading_on(reply: crate::lab::Reply) -> H1 {
+    H1::AnswerMidBody {
+        after_bytes: ANSWER_AFTER_BYTES,
+        reply,
+        then: AfterEarlyAnswer::ReadOn,
+    }
+}
+
 /// The early-answer scenarios, in table order.
 pub(super) fn scenarios() -> Vec<Scenario> {
     vec![
@@ -130,6 +173,40 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             "over HTTP/2 and TLS, a 413 sent while the body is still being sent, then RST_STREAM(NO_ERROR), is the answer",
             Over::Http2Tls,
             Answer::TooLarge,
+        ),
+        // An early 413 is the caller's problem, not the upstream's: two of
+        // them leave a breaker that opens on two failures in two calls
+        // closed, and the third call gets through.
+        early_answers_and_the_circuit(
+            "early_413s_leave_the_circuit_closed",
+            "early 413s are answers about the request, not upstream failures: the circuit stays closed",
+            vec![
+                early_reading_on(status(413)),
+                early_reading_on(status(413)),
+                H1::Respond(ok()),
+            ],
+            vec![
+                vec![Expect::answered(413, stop(X::StatusNotRetryable))],
+                vec![Expect::answered(413, stop(X::StatusNotRetryable))],
+                vec![succeeded()],
+            ],
+            1,
+            3,
+        ),
+        // An early 503 is counted as any 503: two open the circuit, and
+        // the next calls are rejected locally, never sent.
+        early_answers_and_the_circuit(
+            "early_503s_open_the_circuit",
+            "early 503s count as any 503: two open the circuit, and later calls are rejected locally",
+            vec![early_reading_on(status(503))],
+            vec![
+                vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
+                vec![Expect::answered(503, stop(X::StatusNotIdempotent))],
+                vec![Expect::rejected(RejectionKind::CircuitOpen)],
+                vec![Expect::rejected(RejectionKind::CircuitOpen)],
+            ],
+            0,
+            2,
         ),
     ]
 }

@@ -127,6 +127,11 @@ pub enum AfterEarlyAnswer {
     Close,
     /// Reset at once (RST, SO_LINGER 0).
     Reset,
+    /// Read the rest of the request (its declared length, or until the
+    /// client stops sending), then close: the answer leaves the upload to
+    /// finish or to be abandoned by the client, and no write of the
+    /// client's fails. Nothing races the answer.
+    ReadOn,
 }
 
 impl Http1Behaviour {

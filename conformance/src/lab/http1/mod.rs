@@ -275,6 +275,16 @@ async fn act(
         match then {
             AfterEarlyAnswer::Close => wire.conn.close().await,
             AfterEarlyAnswer::Reset => wire.conn.reset(),
+            AfterEarlyAnswer::ReadOn => {
+                let rest = match head.framing {
+                    Framing::Length(n) => n - limit,
+                    Framing::Empty => 0,
+                    Framing::Chunked => u64::MAX,
+                };
+                // Until the declared end, or the client's end of sending.
+                let _ = wire.discard_raw(rest).await;
+                wire.conn.close().await;
+            }
         }
         return Ok(Next::Done);
     }
