@@ -36,9 +36,13 @@
 //!   or from the server, is closed and forwards nothing: a status a server
 //!   sends on an idle connection before closing it (a 408) never becomes
 //!   the next request's answer;
-//! * once the server's side of a connection ends, the relay closes curl's
-//!   side and forwards nothing more: a request curl writes onto a
-//!   connection the server closed never leaves the process;
+//! * once the server's side of a connection ends, the relay forwards
+//!   nothing more: a request curl writes onto a connection the server
+//!   closed never leaves the process. It closes curl's side, except when
+//!   the turn's request was under way on that connection: then it reads
+//!   and drops the rest of it (`relay::swallow`), so that curl reads what
+//!   the server sent, an early answer (RFC 9112 §9.6) or the end, before
+//!   a write of its fails;
 //! * once a turn's request left on one connection, no other connection
 //!   forwards a byte of it (curl's re-send is refused at its accept
 //!   already; this rule stops, on its own, any byte that got past that).
