@@ -215,6 +215,8 @@ pub struct ScriptedEngine {
     steps: Vec<Step>,
     next: AtomicUsize,
     seen: Mutex<Vec<SeenRequest>>,
+    /// Whether requests are kept for [`ScriptedEngine::seen`].
+    keeps_requests: bool,
     clock: Option<ManualClock>,
 }
 
@@ -227,8 +229,17 @@ impl ScriptedEngine {
             steps,
             next: AtomicUsize::new(0),
             seen: Mutex::new(Vec::new()),
+            keeps_requests: true,
             clock: None,
         }
+    }
+
+    /// Keeps no copy of the requests it is sent ([`ScriptedEngine::seen`]
+    /// stays empty): for measuring what a caller of the engine costs, where
+    /// copying every request's headers into a log would be counted too.
+    pub fn keeping_no_requests(mut self) -> Self {
+        self.keeps_requests = false;
+        self
     }
 
     /// Uses `clock` for blocking hangs: the engine advances it to the
@@ -250,15 +261,17 @@ impl ScriptedEngine {
 
     fn step<B>(&self, request: &http::Request<B>, attempt: &AttemptContext) -> Step {
         let i = self.next.fetch_add(1, Ordering::SeqCst);
-        self.seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(SeenRequest {
-                method: request.method().clone(),
-                uri: request.uri().clone(),
-                headers: request.headers().clone(),
-                fresh_connection: attempt.requires_fresh_connection(),
-            });
+        if self.keeps_requests {
+            self.seen
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(SeenRequest {
+                    method: request.method().clone(),
+                    uri: request.uri().clone(),
+                    headers: request.headers().clone(),
+                    fresh_connection: attempt.requires_fresh_connection(),
+                });
+        }
         let step = self.steps[i.min(self.steps.len() - 1)].clone();
         step.reached.apply(attempt.progress());
         step
