@@ -610,20 +610,7 @@ async fn every_rule_of_the_table_is_reachable_end_to_end() {
             CallOptions::new().idempotent(),
         ),
         // budget_exhausted
-        (
-            builder().policy(
-                RetryPolicy::builder()
-                    .budget(BudgetConfig {
-                        ratio: 0.0,
-                        min_per_sec: 0,
-                        ttl: Duration::from_secs(1),
-                    })
-                    .build()
-                    .unwrap(),
-            ),
-            vec![refused()],
-            CallOptions::new(),
-        ),
+        (no_retry_budget(), vec![refused()], CallOptions::new()),
     ];
     for (b, steps, options) in cases {
         let (r, _, _) = run_async(b, steps, client::Body::Empty, options).await;
@@ -761,6 +748,20 @@ fn impossible_client_configurations_are_typed_errors() {
     );
 }
 
+/// A client whose retry budget allows no retry at all.
+fn no_retry_budget() -> ClientBuilder {
+    builder().policy(
+        RetryPolicy::builder()
+            .budget(BudgetConfig {
+                ratio: 0.0,
+                min_per_sec: 0,
+                ttl: Duration::from_secs(1),
+            })
+            .build()
+            .unwrap(),
+    )
+}
+
 /// A breaker that opens on the first recorded failure.
 fn hair_trigger_breaker() -> PipelineConfig {
     PipelineConfig::disabled().circuit_breaker(Some(
@@ -820,14 +821,18 @@ async fn early_answers_count_for_the_circuit_and_the_budget_as_their_status() {
         records(r).iter().map(|r| r.to_string()).collect()
     };
 
-    let engine = Arc::new(ScriptedEngine::new([
-        Step::respond_early(413, "too large"),
-        Step::respond(200, "ok"),
-    ]));
-    let client = builder()
-        .pipeline(hair_trigger_breaker())
-        .build(engine.clone())
-        .unwrap();
+    // A client behind a breaker that opens on one failure, over an engine
+    // answering `early` first, then 200.
+    let behind_breaker = |early: Step| {
+        let engine = Arc::new(ScriptedEngine::new([early, Step::respond(200, "ok")]));
+        let client = builder()
+            .pipeline(hair_trigger_breaker())
+            .build(engine.clone())
+            .unwrap();
+        (engine, client)
+    };
+
+    let (engine, client) = behind_breaker(Step::respond_early(413, "too large"));
     let r = client.execute(post(), CallOptions::new()).await;
     assert_eq!(r.as_ref().unwrap().status(), 413);
     assert_eq!(shown(&r), ["#0 status:413 -> stop(status_not_retryable)"]);
@@ -839,14 +844,7 @@ async fn early_answers_count_for_the_circuit_and_the_budget_as_their_status() {
     assert_eq!(r.unwrap().status(), 200);
     assert_eq!(engine.sends(), 2);
 
-    let engine = Arc::new(ScriptedEngine::new([
-        Step::respond_early(503, ""),
-        Step::respond(200, "ok"),
-    ]));
-    let client = builder()
-        .pipeline(hair_trigger_breaker())
-        .build(engine.clone())
-        .unwrap();
+    let (engine, client) = behind_breaker(Step::respond_early(503, ""));
     let r = client.execute(post(), CallOptions::new()).await;
     assert_eq!(r.as_ref().unwrap().status(), 503);
     assert_eq!(
@@ -863,18 +861,6 @@ async fn early_answers_count_for_the_circuit_and_the_budget_as_their_status() {
     ));
     assert_eq!(engine.sends(), 1, "the open circuit sent nothing");
 
-    let no_retries = || {
-        builder().policy(
-            RetryPolicy::builder()
-                .budget(BudgetConfig {
-                    ratio: 0.0,
-                    min_per_sec: 0,
-                    ttl: Duration::from_secs(1),
-                })
-                .build()
-                .unwrap(),
-        )
-    };
     for early in [true, false] {
         let step = if early {
             Step::respond_early(503, "")
@@ -882,7 +868,7 @@ async fn early_answers_count_for_the_circuit_and_the_budget_as_their_status() {
             Step::respond(503, "")
         };
         let (r, engine, _) = run_async(
-            no_retries(),
+            no_retry_budget(),
             vec![step, Step::respond(200, "ok")],
             client::Body::from(vec![b'x'; 1 << 20]),
             CallOptions::new().idempotent(),
