@@ -125,14 +125,17 @@ pub(super) fn verdict(
     let executions = ledger.map_or(0, Ledger::executions);
     let key = keys.first().cloned();
     let status = compare(scenario, &all, &durations, ledger, executions, key.clone());
-    let gap = driver
+    // A scenario's declared gaps are alternatives (usually one).
+    let gaps: Vec<&KnownGap> = driver
         .known_gaps
         .iter()
-        .find(|g| g.scenario == scenario.name);
+        .filter(|g| g.scenario == scenario.name)
+        .collect();
+    let own_outcome_allowed = gaps.iter().any(|g| g.allows_the_scenarios_outcome());
     let mut without_gap = None;
     let status = match status {
-        CellStatus::Pass => match gap {
-            Some(gap) if gap.allows_the_scenarios_outcome() => {
+        CellStatus::Pass => match gaps.first() {
+            Some(gap) if own_outcome_allowed => {
                 without_gap = Some(all.clone());
                 CellStatus::Gap(gap.describe())
             }
@@ -143,21 +146,24 @@ pub(super) fn verdict(
             None => CellStatus::Pass,
         },
         CellStatus::Fail(diff) => {
-            // The scenario's gap first, then the standing rules on top of
-            // it (each derived from the expectation it is applied to). A
-            // gap that lets the scenario's own outcome pass (a race) is
-            // also tried without its difference, under the standing rules
-            // alone.
-            let mut tries = vec![gap];
-            if gap.is_some_and(KnownGap::allows_the_scenarios_outcome) {
-                tries.push(None);
+            // Each declared gap, then the standing rules on top of it (each
+            // derived from the expectation it is applied to). Where a gap
+            // lets the scenario's own outcome pass (a race), that is also
+            // tried without any difference, under the standing rules alone.
+            let mut tries: Vec<(Option<&KnownGap>, Option<&KnownGap>)> =
+                gaps.iter().map(|g| (Some(*g), Some(*g))).collect();
+            if tries.is_empty() {
+                tries.push((None, None));
+            }
+            if own_outcome_allowed {
+                tries.push((gaps.first().copied(), None));
             }
             let mut status = CellStatus::Fail(diff);
-            for applied_gap in tries {
+            for (declared, applied_gap) in tries {
                 if let Some((passed, undone)) = under_gaps(
                     driver,
                     scenario,
-                    (gap, applied_gap),
+                    (declared, applied_gap),
                     (&all, &durations, ledger),
                     executions,
                     key.clone(),
@@ -439,6 +445,35 @@ mod tests {
             observed(AttemptStage::WriteHead, FailureCategory::GoAway),
         );
         assert!(matches!(status, CellStatus::Fail(_)), "{status:?}");
+    }
+
+    #[test]
+    fn several_gaps_of_one_scenario_are_alternatives() {
+        let category = |observed| {
+            KnownGap::category(
+                "covered_get",
+                FailureCategory::GoAway,
+                observed,
+                "seen otherwise",
+            )
+        };
+        let two = engine(category(FailureCategory::ConnectionClosed))
+            .known_gap(category(FailureCategory::Other));
+        for observed_category in [FailureCategory::ConnectionClosed, FailureCategory::Other] {
+            let status = cell(&two, observed(AttemptStage::WriteHead, observed_category));
+            assert!(
+                matches!(status, CellStatus::Gap(_)),
+                "{observed_category:?}: {status:?}"
+            );
+        }
+        // Neither alternative, nor the scenario's own (no race declared).
+        for observed_category in [FailureCategory::ConnectionReset, FailureCategory::GoAway] {
+            let status = cell(&two, observed(AttemptStage::WriteHead, observed_category));
+            assert!(
+                matches!(status, CellStatus::Fail(_)),
+                "{observed_category:?}: {status:?}"
+            );
+        }
     }
 
     #[test]

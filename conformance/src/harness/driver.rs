@@ -94,7 +94,9 @@ impl EngineUnderTest {
     }
 
     /// Declares a scenario the engine runs but cannot match exactly (see
-    /// [`KnownGap`]).
+    /// [`KnownGap`]). Several gaps for one scenario are alternatives: a
+    /// run passes under any one of them (for a race whose losing side
+    /// itself takes more than one shape).
     pub fn known_gap(mut self, gap: KnownGap) -> EngineUnderTest {
         self.known_gaps.push(gap);
         self
