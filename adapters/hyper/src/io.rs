@@ -188,6 +188,9 @@ pub(crate) struct Tracker {
     /// Address of the body's first byte, once the body yielded it (0: not
     /// yet). Only compared with the addresses of the buffers hyper writes.
     body_start: AtomicUsize,
+    /// The connection read bytes after the whole head was accepted: the
+    /// answer had begun to arrive.
+    answer_arrived: AtomicBool,
 }
 
 impl Tracker {
@@ -202,6 +205,7 @@ impl Tracker {
             head_waiter: Mutex::new(None),
             vectored: AtomicBool::new(false),
             body_start: AtomicUsize::new(0),
+            answer_arrived: AtomicBool::new(false),
         }
     }
 
@@ -379,6 +383,25 @@ impl Slot {
             .is_some_and(|t| t.head_flushed())
     }
 
+    /// The connection read bytes: once the slot's request had its head
+    /// accepted, they are its answer.
+    fn read_some(&self) {
+        if let Some(t) = &*self.current.lock().unwrap_or_else(PoisonError::into_inner)
+            && t.head_flushed()
+        {
+            t.answer_arrived.store(true, Ordering::Release);
+        }
+    }
+
+    /// Whether the answer of the request in the slot had begun to arrive.
+    fn answer_arrived(&self) -> bool {
+        self.current
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_ref()
+            .is_some_and(|t| t.answer_arrived.load(Ordering::Acquire))
+    }
+
     /// Fails when the request in the slot belongs to a sealed attempt.
     fn refuse_if_sealed(&self) -> io::Result<()> {
         match &*self.current.lock().unwrap_or_else(PoisonError::into_inner) {
@@ -412,7 +435,10 @@ pub(crate) struct CountingIo<T> {
     slot: Arc<Slot>,
     /// Read ahead after the write side broke: served before the stream.
     early: Vec<u8>,
-    /// The write side broke after the server had answered.
+    /// The write side broke after the server had answered: the peer went
+    /// away (a reset, which only the failed write saw; the socket reads
+    /// its end as a plain EOF after it), so the end of what it sent is
+    /// that reset.
     write_side_over: bool,
 }
 
@@ -497,7 +523,10 @@ impl<T: AsyncRead + ReadNow + Unpin> CountingIo<T> {
             return false;
         }
         self.inner.read_now(cx, &mut self.early, EARLY_ANSWER_LIMIT);
-        if self.early.is_empty() {
+        // What the server sent is the answer: read now, or already read
+        // (hyper may have the head, and part of the body, before the write
+        // that meets the reset).
+        if self.early.is_empty() && !self.slot.answer_arrived() {
             return false;
         }
         self.write_side_over = true;
@@ -537,7 +566,19 @@ impl<T: AsyncRead + Unpin> AsyncRead for CountingIo<T> {
             this.early.drain(..n);
             return Poll::Ready(Ok(()));
         }
-        Pin::new(&mut this.inner).poll_read(cx, buf)
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = polled {
+            if buf.filled().len() > before {
+                this.slot.read_some();
+            } else if this.write_side_over && buf.remaining() > 0 {
+                // The answer is all there is: the connection ended with the
+                // reset the failed write met (the socket reads a plain end
+                // after it), not with a clean close.
+                return Poll::Ready(Err(io::ErrorKind::ConnectionReset.into()));
+            }
+        }
+        polled
     }
 }
 

@@ -419,3 +419,40 @@ async fn a_connection_that_answered_421_is_not_reused_by_the_next_request() {
     );
     assert_eq!(accepted.load(Ordering::SeqCst), 2);
 }
+
+/// A server that answers before it read the whole request (RFC 9112 §9.6),
+/// declares 100 body bytes, sends 10 and resets. hyper reads the head and
+/// the 10 bytes before its next write of the request meets the reset; the
+/// body's failure is that reset, not a bare "connection error" (`other`).
+#[tokio::test]
+async fn an_early_answer_cut_by_a_reset_fails_its_body_with_the_reset() {
+    let (listener, addr) = listen().await;
+    tokio::spawn(async move {
+        let (mut tcp, _) = listener.accept().await.unwrap();
+        tcp.set_nodelay(true).unwrap();
+        let mut seen = vec![0; 64 * 1024];
+        tokio::io::AsyncReadExt::read_exact(&mut tcp, &mut seen)
+            .await
+            .unwrap();
+        tokio::io::AsyncWriteExt::write_all(
+            &mut tcp,
+            b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\nConnection: close\r\n\r\n0123456789",
+        )
+        .await
+        .unwrap();
+        tcp.set_zero_linger().unwrap();
+    });
+    let body = bytes::Bytes::from(vec![b'x'; 4 << 20]);
+    let request = http::Request::post(format!("http://{addr}/"))
+        .body(AttemptBody::Full(Some(body)))
+        .unwrap();
+    let attempt = attempt();
+    let response = HyperEngine::builder()
+        .build()
+        .unwrap()
+        .send(request, &attempt)
+        .await
+        .expect("the early answer");
+    let failure = collect(response.into_body()).await.unwrap_err();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
+}
