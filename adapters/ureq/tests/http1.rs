@@ -543,3 +543,40 @@ fn an_answer_sent_while_the_body_is_written_is_the_answer_even_after_a_reset() {
         "the body never left whole"
     );
 }
+
+/// The same early answer, cut short: its head declares 100 body bytes, 10
+/// come, then the reset. The failed write took the reset, and the socket
+/// then reads a plain end; the body's failure is that reset, as on every
+/// engine, not a clean close.
+#[test]
+fn an_early_answer_cut_by_a_reset_fails_its_body_with_the_reset() {
+    let (listener, addr) = listen();
+    let server = std::thread::spawn(move || {
+        let (mut tcp, _) = listener.accept().unwrap();
+        tcp.set_nodelay(true).unwrap();
+        let mut seen = 0;
+        let mut scratch = [0u8; 16 * 1024];
+        while seen < 64 * 1024 {
+            let n = tcp.read(&mut scratch).unwrap();
+            assert!(n > 0, "the client stopped sending");
+            seen += n;
+        }
+        tcp.write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\nconnection: close\r\n\r\n0123456789",
+        )
+        .unwrap();
+        socket2::SockRef::from(&tcp)
+            .set_linger(Some(Duration::ZERO))
+            .unwrap();
+        drop(tcp);
+    });
+    let body = Bytes::from(vec![0u8; 16 * 1024 * 1024]);
+    let request = http::Request::post(format!("http://{addr}/upload"))
+        .body(BlockingAttemptBody::Full(body))
+        .unwrap();
+    let attempt = attempt();
+    let failure = fetch(&engine(), request, &attempt).expect_err("the body was cut");
+    server.join().unwrap();
+    assert_eq!(failure.signal(), EngineSignal::ConnectionReset);
+    assert!(attempt.progress().snapshot().head_received());
+}

@@ -268,6 +268,12 @@ impl Transport for CountingTransport {
                 Stream::Gated(gated) => gated.tcp.read(input),
             };
             match result {
+                // After an early answer the write met the peer's reset, and
+                // the socket reads a plain end after it: the answer ends
+                // with that reset, not with a clean close.
+                Ok(0) if write_side_over => {
+                    return Err(PeerReset::wrap(io::ErrorKind::ConnectionReset.into()).into());
+                }
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 // ureq takes a reset while reading a body for the body's
