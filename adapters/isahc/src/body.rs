@@ -400,17 +400,24 @@ impl AnswerSoFar {
     /// that reads the answer by its length. Otherwise, when isahc cut the
     /// upload (see [`UploadState::cut_by_isahc`]), the rest of the answer
     /// was lost when curl closed the connection: a connection closed
-    /// mid-body, never a failure of the caller's request body.
+    /// mid-body, never a failure of the caller's request body. Either way,
+    /// where the relay saw the server reset the connection, the body's
+    /// failure is that reset ([`ResetSeen::correct`]).
     fn after_failure(
         &self,
         error: io::Error,
         signal: EngineSignal,
     ) -> Result<Option<Bytes>, EngineFailure> {
+        let signal = if self.upload.cut_by_isahc(&error) {
+            EngineSignal::ConnectionClosed
+        } else {
+            signal
+        };
         if self.declared == Some(self.received) {
             Ok(None)
-        } else if self.upload.cut_by_isahc(&error) {
-            Err(EngineFailure::new(EngineSignal::ConnectionClosed, error))
         } else {
+            // A close curl saw (or made, once isahc cut the upload) where
+            // the relay saw the server reset is that reset.
             let signal = match &self.reset {
                 Some(reset) => reset.correct(signal),
                 None => signal,
