@@ -261,7 +261,10 @@ pub use site::ErrorSite;
 /// (without writing: over TLS, `evident_core::tls::read_plaintext`, feature
 /// `rustls`); if it sent
 /// anything, that is the answer, the write side is over, and no later byte
-/// counts as written.
+/// counts as written. The answer then ends with the peer's reset, which the
+/// failed write took (the socket reads a plain end after it): an end met
+/// while reading that answer, head or body, is a `ConnectionReset`, never a
+/// clean close.
 pub const EARLY_ANSWER_LIMIT: usize = 64 * 1024;
 
 /// Whether a write that failed with `kind` means the peer closed or reset

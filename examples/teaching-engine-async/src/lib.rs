@@ -125,11 +125,11 @@ impl Engine for AsyncTeachingEngine {
             if !answer_may_wait(&failure, progress) {
                 return Err(failure);
             }
-            return wire::read_response(conn, is_head, progress)
+            return wire::read_response(conn, is_head, progress, true)
                 .await
                 .map_err(|_| failure);
         }
-        wire::read_response(conn, is_head, progress).await
+        wire::read_response(conn, is_head, progress, false).await
     }
 }
 

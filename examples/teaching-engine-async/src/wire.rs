@@ -109,11 +109,13 @@ async fn fill(conn: &mut Conn, buf: &mut BytesMut) -> Result<usize, EngineFailur
 }
 
 /// Reads the response head (interim `1xx` answers skipped) and returns the
-/// response, its body still on the connection.
+/// response (`after_reset`: the request's write met the peer's reset after
+/// it answered early, so the connection's end is that reset), its body still on the connection.
 pub async fn read_response(
     mut conn: Conn,
     is_head_request: bool,
     progress: &Progress,
+    after_reset: bool,
 ) -> Result<http::Response<ResponseBody>, EngineFailure> {
     let mut buf = BytesMut::new();
     let (response, decoder) = loop {
@@ -122,7 +124,7 @@ pub async fn read_response(
         }
         if fill(&mut conn, &mut buf).await? == 0 {
             let e = io::Error::new(io::ErrorKind::UnexpectedEof, "closed before a whole head");
-            return Err(exchange(e));
+            return Err(exchange(end_of(after_reset, e)));
         }
     };
     // Late: the whole head arrived and parsed.
@@ -132,6 +134,7 @@ pub async fn read_response(
         buf,
         decoder,
         progress: progress.clone(),
+        after_reset,
     };
     // The body as the core takes it: frames of data, or an
     // `EngineFailure` (a reset mid-body is `ConnectionReset`, a short body
@@ -155,6 +158,9 @@ struct Body {
     buf: BytesMut,
     decoder: BodyDecoder,
     progress: Progress,
+    /// The request's write met the peer's reset: the connection's end is
+    /// that reset, not a clean close.
+    after_reset: bool,
 }
 
 impl Body {
@@ -169,10 +175,24 @@ impl Body {
                 Decoded::End => return Ok(None),
                 Decoded::NeedMore => {
                     if fill(&mut self.conn, &mut self.buf).await? == 0 {
+                        if self.after_reset {
+                            return Err(exchange(io::ErrorKind::ConnectionReset.into()));
+                        }
                         self.decoder.closed()?;
                     }
                 }
             }
         }
+    }
+}
+
+/// The error for a connection that ended at `e`: after an early answer the
+/// end is the peer's reset, which the failed write took (the socket then
+/// reads a plain end), so it is reported as that reset.
+fn end_of(after_reset: bool, e: io::Error) -> io::Error {
+    if after_reset {
+        io::Error::new(io::ErrorKind::ConnectionReset, e)
+    } else {
+        e
     }
 }

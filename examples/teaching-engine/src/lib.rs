@@ -112,8 +112,8 @@ impl BlockingEngine for TeachingEngine {
             if !answer_may_wait(&failure, progress) {
                 return Err(failure);
             }
-            return wire::receive(conn, is_head, progress).map_err(|_| failure);
+            return wire::receive(conn, is_head, progress, true).map_err(|_| failure);
         }
-        wire::receive(conn, is_head, progress)
+        wire::receive(conn, is_head, progress, false)
     }
 }

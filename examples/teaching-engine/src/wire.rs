@@ -100,11 +100,13 @@ pub fn send(
 }
 
 /// Reads the response head (interim `1xx` answers skipped) and returns the
-/// response with its body still on the connection.
+/// response (`after_reset`: the request's write met the peer's reset after
+/// it answered early, so the connection's end is that reset) with its body still on the connection.
 pub fn receive(
     mut conn: Conn,
     is_head_request: bool,
     progress: &Progress,
+    after_reset: bool,
 ) -> Result<http::Response<Box<dyn BlockingResponseBody>>, EngineFailure> {
     let mut buf = BytesMut::new();
     let (response, decoder) = loop {
@@ -113,7 +115,7 @@ pub fn receive(
         }
         if read_into(&mut conn, &mut buf).map_err(exchange)? == 0 {
             let e = io::Error::new(io::ErrorKind::UnexpectedEof, "closed before a whole head");
-            return Err(exchange(e));
+            return Err(exchange(end_of(after_reset, e)));
         }
     };
     // Late: the whole head arrived and parsed.
@@ -123,6 +125,7 @@ pub fn receive(
         buf,
         decoder,
         progress: progress.clone(),
+        after_reset,
     };
     Ok(response.map(|()| Box::new(body) as Box<dyn BlockingResponseBody>))
 }
@@ -135,6 +138,9 @@ struct Body {
     buf: BytesMut,
     decoder: BodyDecoder,
     progress: Progress,
+    /// The request's write met the peer's reset: the connection's end is
+    /// that reset, not a clean close.
+    after_reset: bool,
 }
 
 impl BlockingResponseBody for Body {
@@ -148,10 +154,24 @@ impl BlockingResponseBody for Body {
                 Decoded::End => return Ok(None),
                 Decoded::NeedMore => {
                     if read_into(&mut self.conn, &mut self.buf).map_err(exchange)? == 0 {
+                        if self.after_reset {
+                            return Err(exchange(io::ErrorKind::ConnectionReset.into()));
+                        }
                         self.decoder.closed()?;
                     }
                 }
             }
         }
+    }
+}
+
+/// The error for a connection that ended at `e`: after an early answer the
+/// end is the peer's reset, which the failed write took (the socket then
+/// reads a plain end), so it is reported as that reset.
+fn end_of(after_reset: bool, e: io::Error) -> io::Error {
+    if after_reset {
+        io::Error::new(io::ErrorKind::ConnectionReset, e)
+    } else {
+        e
     }
 }
