@@ -8,6 +8,9 @@
 //! [`ANSWER_AFTER_BYTES`] either with a 413 the server did not act on
 //! ([`Answer::TooLarge`]) or with a 200 it executed ([`Answer::Executed`]).
 
+use evident_core::AttemptStage as S;
+use evident_core::ExecutionEvidence as E;
+use evident_core::FailureCategory as C;
 use evident_core::decide::StopReason as X;
 use evident_core::observe::RejectionKind;
 
@@ -174,6 +177,33 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             Over::Http2Tls,
             Answer::TooLarge,
         ),
+        // An early answer whose body the server cuts with a reset: the
+        // answer arrived (responded), its body failed (read_body,
+        // connection_reset); a POST that declared nothing stops. The
+        // server executed it once. The reset also fails the client's
+        // write: that must not hide the answer, nor turn the reset into a
+        // clean close.
+        Scenario::one_call(
+            "early_answer_cut_by_a_reset",
+            "an early 200 whose body is cut by a reset is an answer whose body failed, never a failed upload",
+            h1(vec![
+                H1::AnswerMidBody {
+                    after_bytes: ANSWER_AFTER_BYTES,
+                    reply: ok().body("0123456789"),
+                    then: AfterEarlyAnswer::ResetMidBody { declared: 100 },
+                },
+                H1::Respond(ok()),
+            ]),
+            ScenarioCall::post().body(BodySpec::Large),
+            vec![Expect::failed(
+                S::ReadBody,
+                C::ConnectionReset,
+                E::Responded,
+                stop(X::NotIdempotent),
+            )],
+            1,
+        )
+        .client(LARGE_UPLOAD_CLIENT),
         // An early 413 is the caller's problem, not the upstream's: two of
         // them leave a breaker that opens on two failures in two calls
         // closed, and the third call gets through.

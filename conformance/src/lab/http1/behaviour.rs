@@ -132,6 +132,12 @@ pub enum AfterEarlyAnswer {
     /// finish or to be abandoned by the client, and no write of the
     /// client's fails. Nothing races the answer.
     ReadOn,
+    /// The answer's head announces `declared` body bytes, fewer are sent
+    /// (the reply's body), then a reset (RST): an early answer cut short.
+    ResetMidBody {
+        /// The announced `Content-Length`, above the reply's body length.
+        declared: usize,
+    },
 }
 
 impl Http1Behaviour {

@@ -270,9 +270,26 @@ async fn act(
             ledger.execute(index, reply.status().as_u16());
         }
         // The answer says it closes: the client must not expect more.
-        let bytes = encode_reply(reply, Persistence::Close, head.method == "HEAD");
+        let bytes = match then {
+            AfterEarlyAnswer::ResetMidBody { declared } => {
+                let mut bytes = encode_head(
+                    reply.status().as_u16(),
+                    reply.status().canonical_reason().unwrap_or("Lab"),
+                    reply
+                        .headers()
+                        .iter()
+                        .map(|(n, v)| (n.as_str(), v.as_bytes())),
+                    *declared,
+                    Persistence::Close,
+                );
+                bytes.extend_from_slice(reply.body_bytes());
+                bytes
+            }
+            _ => encode_reply(reply, Persistence::Close, head.method == "HEAD"),
+        };
         wire.send(&bytes).await?;
         match then {
+            AfterEarlyAnswer::ResetMidBody { .. } => wire.conn.reset(),
             AfterEarlyAnswer::Close => wire.conn.close().await,
             AfterEarlyAnswer::Reset => wire.conn.reset(),
             AfterEarlyAnswer::ReadOn => {
