@@ -501,17 +501,15 @@ fn response_bodies_arrive_whole_whatever_their_length_and_framing() {
     }
 }
 
-/// RFC 9112 §9.6: a server may answer before it read the whole request and
-/// then reset. ureq writes the whole body before it reads, so the reset
-/// failed the write and the answer was never read: the caller was told its
-/// upload failed, although the server had answered (and for a 200, acted).
-/// The answer sent before the reset is the call's answer.
-#[test]
-fn an_answer_sent_while_the_body_is_written_is_the_answer_even_after_a_reset() {
+/// A server that reads the head and the first 64 KiB of the body, sends
+/// `answer`, and resets with the rest of the body unread (SO_LINGER 0).
+fn answer_early_then_reset(
+    answer: &'static [u8],
+) -> (std::net::SocketAddr, std::thread::JoinHandle<()>) {
     let (listener, addr) = listen();
     let server = std::thread::spawn(move || {
         let (mut tcp, _) = listener.accept().unwrap();
-        // The head and the first 64 KiB of the body, then the answer.
+        tcp.set_nodelay(true).unwrap();
         let mut seen = 0;
         let mut scratch = [0u8; 16 * 1024];
         while seen < 64 * 1024 {
@@ -519,14 +517,25 @@ fn an_answer_sent_while_the_body_is_written_is_the_answer_even_after_a_reset() {
             assert!(n > 0, "the client stopped sending");
             seen += n;
         }
-        tcp.write_all(b"HTTP/1.1 413 Payload Too Large\r\ncontent-length: 7\r\nconnection: close\r\n\r\ntoo big")
-            .unwrap();
-        // A reset with the rest of the body unread (SO_LINGER 0).
+        tcp.write_all(answer).unwrap();
         socket2::SockRef::from(&tcp)
             .set_linger(Some(Duration::ZERO))
             .unwrap();
         drop(tcp);
     });
+    (addr, server)
+}
+
+/// RFC 9112 §9.6: a server may answer before it read the whole request and
+/// then reset. ureq writes the whole body before it reads, so the reset
+/// failed the write and the answer was never read: the caller was told its
+/// upload failed, although the server had answered (and for a 200, acted).
+/// The answer sent before the reset is the call's answer.
+#[test]
+fn an_answer_sent_while_the_body_is_written_is_the_answer_even_after_a_reset() {
+    let (addr, server) = answer_early_then_reset(
+        b"HTTP/1.1 413 Payload Too Large\r\ncontent-length: 7\r\nconnection: close\r\n\r\ntoo big",
+    );
     let body = Bytes::from(vec![0u8; 16 * 1024 * 1024]);
     let request = http::Request::post(format!("http://{addr}/upload"))
         .body(BlockingAttemptBody::Full(body))
@@ -550,26 +559,9 @@ fn an_answer_sent_while_the_body_is_written_is_the_answer_even_after_a_reset() {
 /// engine, not a clean close.
 #[test]
 fn an_early_answer_cut_by_a_reset_fails_its_body_with_the_reset() {
-    let (listener, addr) = listen();
-    let server = std::thread::spawn(move || {
-        let (mut tcp, _) = listener.accept().unwrap();
-        tcp.set_nodelay(true).unwrap();
-        let mut seen = 0;
-        let mut scratch = [0u8; 16 * 1024];
-        while seen < 64 * 1024 {
-            let n = tcp.read(&mut scratch).unwrap();
-            assert!(n > 0, "the client stopped sending");
-            seen += n;
-        }
-        tcp.write_all(
-            b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\nconnection: close\r\n\r\n0123456789",
-        )
-        .unwrap();
-        socket2::SockRef::from(&tcp)
-            .set_linger(Some(Duration::ZERO))
-            .unwrap();
-        drop(tcp);
-    });
+    let (addr, server) = answer_early_then_reset(
+        b"HTTP/1.1 200 OK\r\ncontent-length: 100\r\nconnection: close\r\n\r\n0123456789",
+    );
     let body = Bytes::from(vec![0u8; 16 * 1024 * 1024]);
     let request = http::Request::post(format!("http://{addr}/upload"))
         .body(BlockingAttemptBody::Full(body))

@@ -17,7 +17,7 @@ use rustls::ServerConfig;
 use tokio::net::TcpStream;
 
 pub use behaviour::{AfterEarlyAnswer, Http1Behaviour};
-use wire::{Framing, Head, Persistence, Wire, encode_head, encode_reply};
+use wire::{Framing, Head, Persistence, Wire, encode_head, encode_reply, encode_reply_declaring};
 
 use super::conn::Conn;
 use super::ledger::{Admission, Arrival, Ledger, REPLAY_HEADER};
@@ -272,18 +272,7 @@ async fn act(
         // The answer says it closes: the client must not expect more.
         let bytes = match then {
             AfterEarlyAnswer::ResetMidBody { declared } => {
-                let mut bytes = encode_head(
-                    reply.status().as_u16(),
-                    reply.status().canonical_reason().unwrap_or("Lab"),
-                    reply
-                        .headers()
-                        .iter()
-                        .map(|(n, v)| (n.as_str(), v.as_bytes())),
-                    *declared,
-                    Persistence::Close,
-                );
-                bytes.extend_from_slice(reply.body_bytes());
-                bytes
+                encode_reply_declaring(reply, *declared, Persistence::Close, false)
             }
             _ => encode_reply(reply, Persistence::Close, head.method == "HEAD"),
         };

@@ -237,6 +237,17 @@ pub(crate) enum Persistence {
 
 /// Serialises `reply`; `head_only` omits the body (answers to HEAD).
 pub(crate) fn encode_reply(reply: &Reply, persistence: Persistence, head_only: bool) -> Vec<u8> {
+    encode_reply_declaring(reply, reply.body_bytes().len(), persistence, head_only)
+}
+
+/// Serialises `reply` with a `Content-Length` of `declared`, whatever its
+/// body's length (above it: an answer cut short).
+pub(crate) fn encode_reply_declaring(
+    reply: &Reply,
+    declared: usize,
+    persistence: Persistence,
+    head_only: bool,
+) -> Vec<u8> {
     let mut out = encode_head(
         reply.status().as_u16(),
         reply.status().canonical_reason().unwrap_or("Lab"),
@@ -244,7 +255,7 @@ pub(crate) fn encode_reply(reply: &Reply, persistence: Persistence, head_only: b
             .headers()
             .iter()
             .map(|(n, v)| (n.as_str(), v.as_bytes())),
-        reply.body_bytes().len(),
+        declared,
         persistence,
     );
     if !head_only {
