@@ -380,7 +380,29 @@ pub fn isahc() -> EngineUnderTest {
          connected address shows TCP and TLS were up, not that the head left. Closed there \
          by isahc exposing curl's debug or socket callbacks per transfer",
     ))
+    .known_gap(
+        KnownGap::category(
+            "early_answer_cut_by_a_reset",
+            evident_core::FailureCategory::ConnectionReset,
+            evident_core::FailureCategory::ConnectionClosed,
+            ISAHC_CUT_BEFORE_THE_RESET,
+        )
+        .or_the_scenarios_own(
+            "when the server's reset reaches the adapter's relay before curl ends the \
+             transfer, the relay's witness makes it `connection_reset`",
+        ),
+    )
 }
+
+/// Why isahc sometimes ends an early answer cut by a reset as a close.
+#[cfg(feature = "isahc")]
+const ISAHC_CUT_BEFORE_THE_RESET: &str = "isahc 2.0.2 takes the request body away from curl at \
+    the first byte of the answer's body, and curl then ends the transfer itself (error 26). \
+    When that comes before the server's reset reaches the adapter's relay, the body ended at \
+    curl's own close, and nothing yet says the server reset: the end is `connection_closed` \
+    (seen in CI, debug build, 1 run in 10; 0 in 30 release runs). Stage, evidence, decision and \
+    executions are the same. Closed by isahc leaving the upload to curl, or by the body waiting \
+    for the relay to see the connection's end, which has no bound when the server keeps it open";
 
 /// Every engine this build includes, in matrix column order.
 pub fn built_in() -> Vec<EngineUnderTest> {
