@@ -568,15 +568,21 @@ impl<T: AsyncRead + Unpin> AsyncRead for CountingIo<T> {
         }
         let before = buf.filled().len();
         let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
-        if let Poll::Ready(Ok(())) = polled {
-            if buf.filled().len() > before {
-                this.slot.read_some();
-            } else if this.write_side_over && buf.remaining() > 0 {
-                // The answer is all there is: the connection ended with the
-                // reset the failed write met (the socket reads a plain end
-                // after it), not with a clean close.
+        match &polled {
+            Poll::Ready(Ok(())) if buf.filled().len() > before => this.slot.read_some(),
+            // The answer is all there is: the connection ended with the
+            // reset the failed write met (the socket reads a plain end after
+            // it; over TLS, an end without close_notify), not with a clean
+            // close.
+            Poll::Ready(Ok(())) if this.write_side_over && buf.remaining() > 0 => {
                 return Poll::Ready(Err(io::ErrorKind::ConnectionReset.into()));
             }
+            Poll::Ready(Err(e))
+                if this.write_side_over && e.kind() == io::ErrorKind::UnexpectedEof =>
+            {
+                return Poll::Ready(Err(io::ErrorKind::ConnectionReset.into()));
+            }
+            _ => {}
         }
         polled
     }

@@ -269,9 +269,14 @@ impl Transport for CountingTransport {
             };
             match result {
                 // After an early answer the write met the peer's reset, and
-                // the socket reads a plain end after it: the answer ends
-                // with that reset, not with a clean close.
+                // the socket reads a plain end after it (over TLS, an end
+                // without close_notify): the answer ends with that reset,
+                // not with a clean close.
                 Ok(0) if write_side_over => {
+                    return Err(PeerReset::wrap(io::ErrorKind::ConnectionReset.into()).into());
+                }
+                // Over TLS that end has no close_notify.
+                Err(e) if write_side_over && e.kind() == io::ErrorKind::UnexpectedEof => {
                     return Err(PeerReset::wrap(io::ErrorKind::ConnectionReset.into()).into());
                 }
                 Ok(n) => break n,
