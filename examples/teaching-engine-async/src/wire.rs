@@ -103,9 +103,15 @@ pub async fn write_request(
 
 /// Reads what the connection has into `buf`: the bytes read, `0` at its
 /// end.
-async fn fill(conn: &mut Conn, buf: &mut BytesMut) -> Result<usize, EngineFailure> {
+async fn fill(
+    conn: &mut Conn,
+    buf: &mut BytesMut,
+    after_reset: bool,
+) -> Result<usize, EngineFailure> {
     buf.reserve(READ_BYTES);
-    conn.read_buf(buf).await.map_err(exchange)
+    conn.read_buf(buf)
+        .await
+        .map_err(|e| exchange(end_of(after_reset, e)))
 }
 
 /// Reads the response head (interim `1xx` answers skipped) and returns the
@@ -122,7 +128,7 @@ pub async fn read_response(
         if let Some(parsed) = parse_head(&mut buf, is_head_request)? {
             break parsed;
         }
-        if fill(&mut conn, &mut buf).await? == 0 {
+        if fill(&mut conn, &mut buf, after_reset).await? == 0 {
             let e = io::Error::new(io::ErrorKind::UnexpectedEof, "closed before a whole head");
             return Err(exchange(end_of(after_reset, e)));
         }
@@ -174,7 +180,7 @@ impl Body {
                 }
                 Decoded::End => return Ok(None),
                 Decoded::NeedMore => {
-                    if fill(&mut self.conn, &mut self.buf).await? == 0 {
+                    if fill(&mut self.conn, &mut self.buf, self.after_reset).await? == 0 {
                         if self.after_reset {
                             return Err(exchange(io::ErrorKind::ConnectionReset.into()));
                         }
@@ -186,11 +192,12 @@ impl Body {
     }
 }
 
-/// The error for a connection that ended at `e`: after an early answer the
-/// end is the peer's reset, which the failed write took (the socket then
-/// reads a plain end), so it is reported as that reset.
+/// The error for a read that met `e`: after an early answer the
+/// connection's end (a plain end, or over TLS one without close_notify) is
+/// the peer's reset, which the failed write took, so it is reported as that
+/// reset. Any other error stands.
 fn end_of(after_reset: bool, e: io::Error) -> io::Error {
-    if after_reset {
+    if after_reset && e.kind() == io::ErrorKind::UnexpectedEof {
         io::Error::new(io::ErrorKind::ConnectionReset, e)
     } else {
         e

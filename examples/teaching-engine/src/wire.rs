@@ -113,7 +113,7 @@ pub fn receive(
         if let Some(parsed) = parse_head(&mut buf, is_head_request)? {
             break parsed;
         }
-        if read_into(&mut conn, &mut buf).map_err(exchange)? == 0 {
+        if read_into(&mut conn, &mut buf).map_err(|e| exchange(end_of(after_reset, e)))? == 0 {
             let e = io::Error::new(io::ErrorKind::UnexpectedEof, "closed before a whole head");
             return Err(exchange(end_of(after_reset, e)));
         }
@@ -153,7 +153,8 @@ impl BlockingResponseBody for Body {
                 }
                 Decoded::End => return Ok(None),
                 Decoded::NeedMore => {
-                    if read_into(&mut self.conn, &mut self.buf).map_err(exchange)? == 0 {
+                    let read = read_into(&mut self.conn, &mut self.buf);
+                    if read.map_err(|e| exchange(end_of(self.after_reset, e)))? == 0 {
                         if self.after_reset {
                             return Err(exchange(io::ErrorKind::ConnectionReset.into()));
                         }
@@ -165,11 +166,12 @@ impl BlockingResponseBody for Body {
     }
 }
 
-/// The error for a connection that ended at `e`: after an early answer the
-/// end is the peer's reset, which the failed write took (the socket then
-/// reads a plain end), so it is reported as that reset.
+/// The error for a read that met `e`: after an early answer the
+/// connection's end (a plain end, or over TLS one without close_notify) is
+/// the peer's reset, which the failed write took, so it is reported as that
+/// reset. Any other error stands.
 fn end_of(after_reset: bool, e: io::Error) -> io::Error {
-    if after_reset {
+    if after_reset && e.kind() == io::ErrorKind::UnexpectedEof {
         io::Error::new(io::ErrorKind::ConnectionReset, e)
     } else {
         e
