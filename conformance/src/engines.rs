@@ -12,6 +12,12 @@ const EARLY_ANSWER_LOST: &str = "an answer sent while the body was still being w
     sometimes lost to the failed write: the attempt is then a reset while writing the body, \
     `sent_no_response`, and a POST that declared nothing stops";
 
+/// The early answers cut by a reset, plain and over TLS.
+pub const EARLY_ANSWERS_CUT: [&str; 2] = [
+    "early_answer_cut_by_a_reset",
+    "early_answer_cut_by_a_reset_tls",
+];
+
 /// The early-answer scenarios, with what the server executed in each: the
 /// 413s are not executed, the 200s are.
 pub const EARLY_ANSWERS: [(&str, u64); 4] = [
@@ -300,18 +306,17 @@ pub fn reqwest() -> EngineUnderTest {
     ));
     // An early answer cut by a reset: lost as the other early answers are,
     // or received with a body failure hyper gives no cause for.
-    let driver = driver
-        .known_gap(early_answer_race(
-            "early_answer_cut_by_a_reset",
-            1,
-            REQWEST_EARLY_ANSWER,
-        ))
-        .known_gap(KnownGap::category(
-            "early_answer_cut_by_a_reset",
-            C::ConnectionReset,
-            C::Other,
-            REQWEST_BODY_CONNECTION_ERROR,
-        ));
+    let mut driver = driver;
+    for scenario in EARLY_ANSWERS_CUT {
+        driver = driver
+            .known_gap(early_answer_race(scenario, 1, REQWEST_EARLY_ANSWER))
+            .known_gap(KnownGap::category(
+                scenario,
+                C::ConnectionReset,
+                C::Other,
+                REQWEST_BODY_CONNECTION_ERROR,
+            ));
+    }
     let all: Vec<&str> = EARLY_ANSWERS.iter().map(|(s, _)| *s).collect();
     with_early_answer_races(driver, &all, REQWEST_EARLY_ANSWER)
 }
@@ -380,17 +385,22 @@ pub fn isahc() -> EngineUnderTest {
          connected address shows TCP and TLS were up, not that the head left. Closed there \
          by isahc exposing curl's debug or socket callbacks per transfer",
     ))
-    .known_gap(
-        KnownGap::category(
-            "early_answer_cut_by_a_reset",
-            evident_core::FailureCategory::ConnectionReset,
-            evident_core::FailureCategory::ConnectionClosed,
-            ISAHC_CUT_BEFORE_THE_RESET,
-        )
-        .or_the_scenarios_own(
-            "when the server's reset reaches the adapter's relay before curl ends the \
-             transfer, the relay's witness makes it `connection_reset`",
-        ),
+    .known_gap(isahc_cut_before_the_reset(EARLY_ANSWERS_CUT[0]))
+    .known_gap(isahc_cut_before_the_reset(EARLY_ANSWERS_CUT[1]))
+}
+
+/// isahc's gap on the early answer cut by a reset, `scenario`.
+#[cfg(feature = "isahc")]
+fn isahc_cut_before_the_reset(scenario: &'static str) -> KnownGap {
+    KnownGap::category(
+        scenario,
+        evident_core::FailureCategory::ConnectionReset,
+        evident_core::FailureCategory::ConnectionClosed,
+        ISAHC_CUT_BEFORE_THE_RESET,
+    )
+    .or_the_scenarios_own(
+        "when the server's reset reaches the adapter's relay before curl ends the \
+         transfer, the relay's witness makes it `connection_reset`",
     )
 }
 

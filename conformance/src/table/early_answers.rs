@@ -90,6 +90,37 @@ fn early_answer(name: &'static str, summary: &'static str, over: Over, answer: A
     .client(LARGE_UPLOAD_CLIENT)
 }
 
+/// An early answer whose body the server cuts with a reset (over TLS when
+/// `tls`, with no close_notify): the answer arrived (responded), its body
+/// failed (read_body, connection_reset); a POST that declared nothing
+/// stops. The server executed it once. The reset also fails the client's
+/// write: that must not hide the answer, nor turn the reset into a clean
+/// close.
+fn early_answer_cut_by_a_reset(name: &'static str, summary: &'static str, tls: bool) -> Scenario {
+    let script = vec![
+        H1::AnswerMidBody {
+            after_bytes: ANSWER_AFTER_BYTES,
+            reply: ok().body("0123456789"),
+            then: AfterEarlyAnswer::ResetMidBody { declared: 100 },
+        },
+        H1::Respond(ok()),
+    ];
+    Scenario::one_call(
+        name,
+        summary,
+        if tls { h1_tls(script) } else { h1(script) },
+        ScenarioCall::post().body(BodySpec::Large),
+        vec![Expect::failed(
+            S::ReadBody,
+            C::ConnectionReset,
+            E::Responded,
+            stop(X::NotIdempotent),
+        )],
+        1,
+    )
+    .client(LARGE_UPLOAD_CLIENT)
+}
+
 /// The early-answer scenario `name` that runs `calls` large POSTs through
 /// a circuit breaker judging every two calls: each is answered by `script`
 /// part-way through its body, the server reading on to the body's end
@@ -177,33 +208,16 @@ pub(super) fn scenarios() -> Vec<Scenario> {
             Over::Http2Tls,
             Answer::TooLarge,
         ),
-        // An early answer whose body the server cuts with a reset: the
-        // answer arrived (responded), its body failed (read_body,
-        // connection_reset); a POST that declared nothing stops. The
-        // server executed it once. The reset also fails the client's
-        // write: that must not hide the answer, nor turn the reset into a
-        // clean close.
-        Scenario::one_call(
+        early_answer_cut_by_a_reset(
             "early_answer_cut_by_a_reset",
             "an early 200 whose body is cut by a reset is an answer whose body failed, never a failed upload",
-            h1(vec![
-                H1::AnswerMidBody {
-                    after_bytes: ANSWER_AFTER_BYTES,
-                    reply: ok().body("0123456789"),
-                    then: AfterEarlyAnswer::ResetMidBody { declared: 100 },
-                },
-                H1::Respond(ok()),
-            ]),
-            ScenarioCall::post().body(BodySpec::Large),
-            vec![Expect::failed(
-                S::ReadBody,
-                C::ConnectionReset,
-                E::Responded,
-                stop(X::NotIdempotent),
-            )],
-            1,
-        )
-        .client(LARGE_UPLOAD_CLIENT),
+            false,
+        ),
+        early_answer_cut_by_a_reset(
+            "early_answer_cut_by_a_reset_tls",
+            "over TLS, an early 200 whose body is cut by a reset (no close_notify) is an answer whose body failed",
+            true,
+        ),
         // An early 413 is the caller's problem, not the upstream's: two of
         // them leave a breaker that opens on two failures in two calls
         // closed, and the third call gets through.
