@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::task::{Context, Poll, Waker};
 
-use evident_core::engine::{EARLY_ANSWER_LIMIT, peer_went_away};
+use evident_core::engine::{EARLY_ANSWER_LIMIT, early_answer_ended, peer_went_away};
 use evident_core::tls::read_plaintext;
 use evident_core::{AttemptSealed, Progress};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -567,24 +567,21 @@ impl<T: AsyncRead + Unpin> AsyncRead for CountingIo<T> {
             return Poll::Ready(Ok(()));
         }
         let before = buf.filled().len();
-        let polled = Pin::new(&mut this.inner).poll_read(cx, buf);
-        match &polled {
-            Poll::Ready(Ok(())) if buf.filled().len() > before => this.slot.read_some(),
-            // The answer is all there is: the connection ended with the
-            // reset the failed write met (the socket reads a plain end after
-            // it; over TLS, an end without close_notify), not with a clean
-            // close.
+        match Pin::new(&mut this.inner).poll_read(cx, buf) {
+            Poll::Ready(Ok(())) if buf.filled().len() > before => {
+                this.slot.read_some();
+                Poll::Ready(Ok(()))
+            }
+            // After an early answer the connection's end is the reset the
+            // failed write met, not a clean close.
             Poll::Ready(Ok(())) if this.write_side_over && buf.remaining() > 0 => {
-                return Poll::Ready(Err(io::ErrorKind::ConnectionReset.into()));
+                Poll::Ready(Err(early_answer_ended(None)))
             }
-            Poll::Ready(Err(e))
-                if this.write_side_over && e.kind() == io::ErrorKind::UnexpectedEof =>
-            {
-                return Poll::Ready(Err(io::ErrorKind::ConnectionReset.into()));
+            Poll::Ready(Err(e)) if this.write_side_over => {
+                Poll::Ready(Err(early_answer_ended(Some(e))))
             }
-            _ => {}
+            polled => polled,
         }
-        polled
     }
 }
 

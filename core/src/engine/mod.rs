@@ -264,8 +264,37 @@ pub use site::ErrorSite;
 /// counts as written. The answer then ends with the peer's reset, which the
 /// failed write took (the socket reads a plain end after it): an end met
 /// while reading that answer, head or body, is a `ConnectionReset`, never a
-/// clean close.
+/// clean close ([`early_answer_ended`]).
 pub const EARLY_ANSWER_LIMIT: usize = 64 * 1024;
+
+/// What a read of an early answer met (see [`EARLY_ANSWER_LIMIT`]), as the
+/// attempt reports it: the connection's end, plain (`None`, a read of 0
+/// bytes) or without TLS close_notify (`UnexpectedEof`), is the peer's
+/// reset, which the failed write took; any other error stands.
+///
+/// ```
+/// use std::io;
+/// use evident_core::engine::early_answer_ended;
+///
+/// assert_eq!(early_answer_ended(None).kind(), io::ErrorKind::ConnectionReset);
+/// let eof = io::Error::from(io::ErrorKind::UnexpectedEof);
+/// assert_eq!(early_answer_ended(Some(eof)).kind(), io::ErrorKind::ConnectionReset);
+/// let timeout = io::Error::from(io::ErrorKind::TimedOut);
+/// assert_eq!(early_answer_ended(Some(timeout)).kind(), io::ErrorKind::TimedOut);
+/// ```
+pub fn early_answer_ended(met: Option<std::io::Error>) -> std::io::Error {
+    use std::io::{Error, ErrorKind};
+    match met {
+        None => Error::new(
+            ErrorKind::ConnectionReset,
+            "the connection ended after an early answer",
+        ),
+        Some(e) if e.kind() == ErrorKind::UnexpectedEof => {
+            Error::new(ErrorKind::ConnectionReset, e)
+        }
+        Some(e) => e,
+    }
+}
 
 /// Whether a write that failed with `kind` means the peer closed or reset
 /// the connection: the kinds the shared classification reads as a reset

@@ -12,11 +12,11 @@ use std::io;
 
 use bytes::BytesMut;
 use evident_core::classify_helpers::{RequestBodyError, socket_signal};
-use evident_core::engine::ErrorSite;
 use evident_core::engine::http1::{
     BodyDecoder, Decoded, LAST_CHUNK, READ_BYTES, RequestFraming, encode_chunk, encode_head,
     parse_head,
 };
+use evident_core::engine::{ErrorSite, early_answer_ended};
 use evident_core::{
     AttemptBody, AttemptStage, EngineFailure, EngineSignal, Progress, ResponseBody,
 };
@@ -182,7 +182,7 @@ impl Body {
                 Decoded::NeedMore => {
                     if fill(&mut self.conn, &mut self.buf, self.after_reset).await? == 0 {
                         if self.after_reset {
-                            return Err(exchange(io::ErrorKind::ConnectionReset.into()));
+                            return Err(exchange(early_answer_ended(None)));
                         }
                         self.decoder.closed()?;
                     }
@@ -192,13 +192,11 @@ impl Body {
     }
 }
 
-/// The error for a read that met `e`: after an early answer the
-/// connection's end (a plain end, or over TLS one without close_notify) is
-/// the peer's reset, which the failed write took, so it is reported as that
-/// reset. Any other error stands.
+/// The error for a read that met `e`: after an early answer, the kit's
+/// reading of the connection's end ([`early_answer_ended`]).
 fn end_of(after_reset: bool, e: io::Error) -> io::Error {
-    if after_reset && e.kind() == io::ErrorKind::UnexpectedEof {
-        io::Error::new(io::ErrorKind::ConnectionReset, e)
+    if after_reset {
+        early_answer_ended(Some(e))
     } else {
         e
     }

@@ -19,11 +19,11 @@ use std::io::{self, Read, Write};
 use bytes::{Bytes, BytesMut};
 use evident_core::AttemptStage;
 use evident_core::classify_helpers::{RequestBodyError, socket_signal};
-use evident_core::engine::ErrorSite;
 use evident_core::engine::http1::{
     BodyDecoder, Decoded, LAST_CHUNK, READ_BYTES, RequestFraming, encode_chunk, encode_head,
     parse_head, read_into,
 };
+use evident_core::engine::{ErrorSite, early_answer_ended};
 use evident_core::{
     BlockingAttemptBody, BlockingResponseBody, EngineFailure, EngineSignal, Progress,
 };
@@ -156,7 +156,7 @@ impl BlockingResponseBody for Body {
                     let read = read_into(&mut self.conn, &mut self.buf);
                     if read.map_err(|e| exchange(end_of(self.after_reset, e)))? == 0 {
                         if self.after_reset {
-                            return Err(exchange(io::ErrorKind::ConnectionReset.into()));
+                            return Err(exchange(early_answer_ended(None)));
                         }
                         self.decoder.closed()?;
                     }
@@ -166,13 +166,11 @@ impl BlockingResponseBody for Body {
     }
 }
 
-/// The error for a read that met `e`: after an early answer the
-/// connection's end (a plain end, or over TLS one without close_notify) is
-/// the peer's reset, which the failed write took, so it is reported as that
-/// reset. Any other error stands.
+/// The error for a read that met `e`: after an early answer, the kit's
+/// reading of the connection's end ([`early_answer_ended`]).
 fn end_of(after_reset: bool, e: io::Error) -> io::Error {
-    if after_reset && e.kind() == io::ErrorKind::UnexpectedEof {
-        io::Error::new(io::ErrorKind::ConnectionReset, e)
+    if after_reset {
+        early_answer_ended(Some(e))
     } else {
         e
     }

@@ -41,7 +41,7 @@ use std::net::{Shutdown, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use evident_core::engine::{EARLY_ANSWER_LIMIT, peer_went_away};
+use evident_core::engine::{EARLY_ANSWER_LIMIT, early_answer_ended, peer_went_away};
 use evident_core::tls::read_plaintext;
 use evident_core::{AttemptSealed, AttemptStage};
 use ureq::unversioned::transport::{Buffers, LazyBuffers, NextTimeout, Transport};
@@ -273,11 +273,11 @@ impl Transport for CountingTransport {
                 // without close_notify): the answer ends with that reset,
                 // not with a clean close.
                 Ok(0) if write_side_over => {
-                    return Err(PeerReset::wrap(io::ErrorKind::ConnectionReset.into()).into());
+                    return Err(PeerReset::wrap(early_answer_ended(None)).into());
                 }
                 // Over TLS that end has no close_notify.
                 Err(e) if write_side_over && e.kind() == io::ErrorKind::UnexpectedEof => {
-                    return Err(PeerReset::wrap(io::ErrorKind::ConnectionReset.into()).into());
+                    return Err(PeerReset::wrap(early_answer_ended(Some(e))).into());
                 }
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
