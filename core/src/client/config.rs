@@ -254,7 +254,9 @@ pub struct CallOptions {
     pub(crate) attempt_timeout: Option<Duration>,
     pub(crate) max_attempts: Option<u32>,
     pub(crate) max_response_bytes: Option<usize>,
-    pub(crate) policy: Option<RetryPolicy>,
+    /// Shared, so that options stay small to move and a call takes it
+    /// without copying it.
+    pub(crate) policy: Option<Arc<RetryPolicy>>,
 }
 
 impl CallOptions {
@@ -313,7 +315,7 @@ impl CallOptions {
     /// parameters, backoff and budget (a policy's budget is shared by every
     /// clone of it).
     pub fn policy(mut self, policy: RetryPolicy) -> Self {
-        self.policy = Some(policy);
+        self.policy = Some(Arc::new(policy));
         self
     }
 }

@@ -61,7 +61,7 @@ pub(crate) struct Call {
     attempts_made: u32,
     records: Vec<AttemptRecord>,
     /// The call's own retry policy, when its options replaced the client's.
-    policy: Option<RetryPolicy>,
+    policy: Option<std::sync::Arc<RetryPolicy>>,
     attempts_allowed: u32,
     attempt_timeout: Duration,
     /// The largest response body this call reads whole.
@@ -108,6 +108,9 @@ impl Key {
 impl Call {
     /// Validates the request target and starts a call and its span. Nothing
     /// is sent if this fails.
+    // Inlined into each client's loop, so that the call is made where it
+    // stays, not made and then moved there (hundreds of bytes per call).
+    #[inline(always)]
     pub(crate) fn start(
         shared: &Shared,
         engine: &'static str,
@@ -185,9 +188,9 @@ impl Call {
                 ));
             }
             Some(n) => n,
-            None => policy.as_ref().unwrap_or(&shared.policy).max_attempts(),
+            None => policy.as_deref().unwrap_or(&shared.policy).max_attempts(),
         };
-        if let Some(budget) = policy.as_ref().unwrap_or(&shared.policy).budget() {
+        if let Some(budget) = policy.as_deref().unwrap_or(&shared.policy).budget() {
             budget.deposit(now);
         }
         let host = host.trim_start_matches('[').trim_end_matches(']');
@@ -435,7 +438,7 @@ impl Call {
 
     /// The policy this call is judged by: its own, or the client's.
     fn policy<'a>(&'a self, shared: &'a Shared) -> &'a RetryPolicy {
-        self.policy.as_ref().unwrap_or(&shared.policy)
+        self.policy.as_deref().unwrap_or(&shared.policy)
     }
 
     fn record(&mut self, shared: &Shared, record: AttemptRecord) {

@@ -191,33 +191,20 @@ impl BodySource {
     }
 }
 
-/// A started call: its head, its state and its body.
-struct Started {
-    parts: http::request::Parts,
-    call: Call,
-    body: BodySource,
-    /// The caller's request extensions, out of the head the attempts
-    /// clone; dropped when the call ends, as they always were.
-    _extensions: http::Extensions,
-}
-
 /// What an attempt hands back when it got an answer.
 enum Answer {
     Full(http::Response<Bytes>),
     Streaming(http::Response<ResponseBody>),
 }
 
-/// What a call hands to the caller.
-enum Finished {
-    Full(http::Response<Bytes>),
-    Streaming(http::Response<StreamingBody>),
-}
-
 /// How a call hands its answer over: read whole, or streamed from the head.
 trait Mode {
     const STREAMING: bool;
     type Output;
-    fn output(finished: Finished) -> Self::Output;
+    /// A whole answer as this mode's output.
+    fn full(response: http::Response<Bytes>) -> Self::Output;
+    /// A streamed answer as this mode's output.
+    fn streaming(response: http::Response<StreamingBody>) -> Self::Output;
 }
 
 /// [`Client::execute`]: the body read whole.
@@ -226,11 +213,12 @@ struct Whole;
 impl Mode for Whole {
     const STREAMING: bool = false;
     type Output = http::Response<Bytes>;
-    fn output(finished: Finished) -> Self::Output {
-        match finished {
-            Finished::Full(r) => r,
-            Finished::Streaming(_) => unreachable!("full mode never streams"),
-        }
+    #[inline(always)]
+    fn full(response: http::Response<Bytes>) -> Self::Output {
+        response
+    }
+    fn streaming(_: http::Response<StreamingBody>) -> Self::Output {
+        unreachable!("full mode never streams")
     }
 }
 
@@ -240,11 +228,12 @@ struct Streamed;
 impl Mode for Streamed {
     const STREAMING: bool = true;
     type Output = http::Response<StreamingBody>;
-    fn output(finished: Finished) -> Self::Output {
-        match finished {
-            Finished::Streaming(r) => r,
-            Finished::Full(_) => unreachable!("streaming mode never reads whole"),
-        }
+    fn full(_: http::Response<Bytes>) -> Self::Output {
+        unreachable!("streaming mode never reads whole")
+    }
+    #[inline(always)]
+    fn streaming(response: http::Response<StreamingBody>) -> Self::Output {
+        response
     }
 }
 
@@ -374,17 +363,6 @@ impl<E: Engine> Client<E> {
         &self.h.engine
     }
 
-    /// Hands a whole answer to the caller, with the call's records.
-    fn deliver_full(
-        &self,
-        call: &mut Call,
-        mut response: http::Response<Bytes>,
-        progress: Progress,
-    ) -> Finished {
-        call.finish_full(&self.h.shared, &mut response, progress);
-        Finished::Full(response)
-    }
-
     /// Hands a response head to the caller, with the call's records so far;
     /// the body stays part of the call.
     fn deliver_streaming(
@@ -394,7 +372,7 @@ impl<E: Engine> Client<E> {
         progress: Progress,
         now: std::time::Instant,
         span: tracing::Span,
-    ) -> Finished {
+    ) -> http::Response<StreamingBody> {
         let shared = &self.h.shared;
         let (attempts, delivered) = Delivered::hand_over(call, shared, now);
         let (mut parts, body) = response.into_parts();
@@ -407,25 +385,33 @@ impl<E: Engine> Client<E> {
             span,
         };
         let body = StreamingBody::new(body, trail, now);
-        Finished::Streaming(http::Response::from_parts(parts, body))
+        http::Response::from_parts(parts, body)
     }
 
-    async fn run<M: Mode>(
+    /// A call, from its start to its end. One `async fn` holding the call's
+    /// state as its own locals: a call is not moved from one future into
+    /// another (each move copied hundreds of bytes per call).
+    ///
+    /// The call's own work (admission, planning, the decision, the record)
+    /// runs inside the call span, entered between awaits only; an attempt
+    /// is polled, and dropped, inside the call span and its own.
+    // Not an `async fn`: its arguments would be moved once more into the
+    // future's locals when it first runs. The async block uses the head,
+    // body and options where they were captured.
+    fn run<M: Mode>(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
-    ) -> Result<M::Output, Error> {
-        if self.is_draining() {
-            return Err(Error::draining());
-        }
-        let shared = &*self.h.shared;
-        // The call's state is made in this block and moved into the loop's
-        // future: ending the block ends the moved-from locals, so the call's
-        // future does not hold them a second time.
-        let attempts = {
-            let (mut parts, body) = request.into_parts();
-            let now = self.h.clock.now();
-            let (call, span) = Call::start(
+    ) -> impl Future<Output = Result<M::Output, Error>> + Send + '_ {
+        let (mut parts, body) = request.into_parts();
+        async move {
+            if self.is_draining() {
+                return Err(Error::draining());
+            }
+            let streaming = M::STREAMING;
+            let shared = &*self.h.shared;
+            let mut now = self.h.clock.now();
+            let (mut call, call_span) = Call::start(
                 shared,
                 self.h.engine.name(),
                 &parts,
@@ -433,83 +419,69 @@ impl<E: Engine> Client<E> {
                 body.replay(),
                 now,
             )?;
-            let extensions = take_extensions(&mut parts);
-            let started = Started {
-                parts,
-                call,
-                body: BodySource::new(body),
-                _extensions: extensions,
-            };
-            self.attempts::<M>(started, now, span.clone())
-                .instrument(span)
-        };
-        attempts.await
-    }
-
-    /// The attempts of a started call, until it ends.
-    async fn attempts<M: Mode>(
-        &self,
-        mut started: Started,
-        mut now: std::time::Instant,
-        call_span: tracing::Span,
-    ) -> Result<M::Output, Error> {
-        let streaming = M::STREAMING;
-        let shared = &*self.h.shared;
-        let Started {
-            parts, call, body, ..
-        } = &mut started;
-        let mut progress = spare_progress();
-        // Set after a 421 Misdirected Request: the retry must not reuse the
-        // connection that answered it (RFC 9110 §15.5.20).
-        let mut fresh_connection = false;
-        {
+            // The caller's request extensions, out of the head the attempts
+            // clone; dropped when the call ends, as they always were.
+            let _extensions = take_extensions(&mut parts);
+            let mut body = BodySource::new(body);
+            let mut progress = spare_progress();
+            // Set after a 421 Misdirected Request: the retry must not reuse the
+            // connection that answered it (RFC 9110 §15.5.20).
+            let mut fresh_connection = false;
             loop {
                 // Admission first, its waits bounded by the deadline; the
                 // attempt's own timeout then counts from admission.
                 // A drain ends an admission wait too, and a client already
                 // drained admits nothing.
-                if self.is_draining() {
-                    return Err(call.drained(shared, now));
-                }
-                let bound = call.admission_bound(shared, now);
-                // A healthy upstream admits at once, with no future and no
-                // timer; only a wait is boxed, and raced against a drain.
-                let admitted = match self.h.pipeline.admit(&call.origin, bound) {
+                let admission = {
+                    let _in_call = call_span.enter();
+                    if self.is_draining() {
+                        return Err(call.drained(shared, now));
+                    }
+                    let bound = call.admission_bound(shared, now);
+                    // A healthy upstream admits at once, with no future and no
+                    // timer; only a wait is boxed, and raced against a drain.
+                    self.h.pipeline.admit(&call.origin, bound)
+                };
+                let admitted = match admission {
                     Admission::Ready(admitted) => admitted,
                     Admission::Wait(wait) => {
-                        let admitted = self.h.unless_drained(wait).await;
+                        let admitted = self
+                            .h
+                            .unless_drained(wait)
+                            .instrument(call_span.clone())
+                            .await;
                         now = self.h.clock.now();
                         match admitted {
                             Some(admitted) => admitted,
-                            None => return Err(call.drained(shared, now)),
+                            None => return Err(call_span.in_scope(|| call.drained(shared, now))),
                         }
                     }
                 };
-                let permit = match admitted {
-                    Ok(permit) => permit,
-                    Err(rejection) => {
-                        call.rejected(shared, &rejection, now);
-                        return Err(Error::rejected(rejection, call.finish(shared)));
-                    }
+                let (permit, plan, context, attempt_span) = {
+                    let _in_call = call_span.enter();
+                    let permit = match admitted {
+                        Ok(permit) => permit,
+                        Err(rejection) => {
+                            call.rejected(shared, &rejection, now);
+                            return Err(Error::rejected(rejection, call.finish(shared)));
+                        }
+                    };
+                    let plan = call.plan(shared, now);
+                    progress.renew();
+                    let context = AttemptContext::new(
+                        progress.clone(),
+                        Some(plan.deadline),
+                        plan.attempt_index,
+                        fresh_connection,
+                    )
+                    .with_origin(call.origin.clone())
+                    .with_repeat_is_harmless(call.repeat_is_harmless());
+                    (permit, plan, context, attempt_span(plan.attempt_index))
                 };
-                let plan = call.plan(shared, now);
-                progress.renew();
-                let context = AttemptContext::new(
-                    progress.clone(),
-                    Some(plan.deadline),
-                    plan.attempt_index,
-                    fresh_connection,
-                )
-                .with_origin(call.origin.clone())
-                .with_repeat_is_harmless(call.repeat_is_harmless());
-                let attempt = run_attempt(
-                    &*self.h.engine,
-                    (parts, call.key.as_ref(), body.for_attempt()),
-                    &context,
-                    streaming,
-                    call.max_response_bytes,
-                );
-                let attempt_span = attempt_span(plan.attempt_index);
+                let spans = Spans {
+                    call: &call_span,
+                    attempt: &attempt_span,
+                };
                 // Seals the attempt if this future is dropped mid-attempt.
                 let seal = SealOnDrop::new(&progress);
                 // The timer ends the attempt at its planned deadline (the one
@@ -520,8 +492,14 @@ impl<E: Engine> Client<E> {
                     false => None,
                 };
                 let (result, abandoned) = {
-                    // Inside the attempt span, as it is polled and if dropped.
-                    let attempt = std::pin::pin!(attempt.instrument(attempt_span.clone()));
+                    let attempt = std::pin::pin!(run_attempt(
+                        &*self.h.engine,
+                        (&mut parts, call.key.as_ref(), body.for_attempt()),
+                        &context,
+                        spans,
+                        streaming,
+                        call.max_response_bytes,
+                    ));
                     let timer = std::pin::pin!(None);
                     match bounded(attempt, timer, plan.timeout, timer_deadline).await {
                         Some(result) => (result, false),
@@ -545,48 +523,111 @@ impl<E: Engine> Client<E> {
                     draining: self.is_draining(),
                     now,
                 };
-                // The record is made inside the attempt span (no await while
-                // it is entered).
-                let entered = attempt_span.enter();
-                let delay = match result {
-                    Ok(answer) => {
-                        let (status, headers) = (answer.status(), answer.headers());
-                        match call.answered(shared, status, headers, ended, Some(permit)) {
-                            Some(delay) => {
-                                fresh_connection = status == http::StatusCode::MISDIRECTED_REQUEST;
-                                delay
-                            }
-                            None => {
-                                drop(entered);
-                                let finished = match answer {
-                                    Answer::Full(r) => self.deliver_full(call, r, progress),
-                                    Answer::Streaming(r) => self.deliver_streaming(
-                                        started.call,
-                                        r,
-                                        progress,
-                                        now,
-                                        call_span,
-                                    ),
-                                };
-                                return Ok(M::output(finished));
+                // The record is made inside the attempt span.
+                let delay = {
+                    let in_call = call_span.enter();
+                    let in_attempt = attempt_span.enter();
+                    match result {
+                        Ok(answer) => {
+                            let (status, headers) = (answer.status(), answer.headers());
+                            match call.answered(shared, status, headers, ended, Some(permit)) {
+                                Some(delay) => {
+                                    fresh_connection =
+                                        status == http::StatusCode::MISDIRECTED_REQUEST;
+                                    delay
+                                }
+                                None => {
+                                    drop(in_attempt);
+                                    drop(in_call);
+                                    return Ok(match answer {
+                                        // The call's records go on the response.
+                                        Answer::Full(mut r) => {
+                                            call.finish_full(shared, &mut r, progress);
+                                            M::full(r)
+                                        }
+                                        Answer::Streaming(r) => {
+                                            M::streaming(self.deliver_streaming(
+                                                call, r, progress, now, call_span,
+                                            ))
+                                        }
+                                    });
+                                }
                             }
                         }
-                    }
-                    Err(engine_failure) => {
-                        fresh_connection = false;
-                        call.failed(shared, engine_failure, ended, Some(permit))?
+                        Err(engine_failure) => {
+                            fresh_connection = false;
+                            call.failed(shared, engine_failure, ended, Some(permit))?
+                        }
                     }
                 };
-                drop(entered);
                 // A drain ends the wait at once, and the call with it. (Boxed:
                 // retries are rare, and the wait's state would otherwise
                 // enlarge every call's future.)
-                let waited = Box::pin(self.h.wait_unless_drained(delay)).await;
+                let waited = Box::pin(
+                    self.h
+                        .wait_unless_drained(delay)
+                        .instrument(call_span.clone()),
+                )
+                .await;
                 now = self.h.clock.now();
                 if !waited {
-                    return Err(call.drained(shared, now));
+                    return Err(call_span.in_scope(|| call.drained(shared, now)));
                 }
             }
+        }
+    }
+}
+
+/// The spans an attempt runs in: the call's, and its own inside it.
+#[derive(Clone, Copy)]
+struct Spans<'a> {
+    call: &'a tracing::Span,
+    attempt: &'a tracing::Span,
+}
+
+/// A future or body polled, and dropped, inside an attempt's [`Spans`]:
+/// what `tracing::Instrumented` does for a future, for the two things an
+/// attempt awaits (the engine's boxed future and the response body, both
+/// `Unpin`), so the attempt itself is never moved into a wrapper.
+struct InSpans<'a, T> {
+    spans: Spans<'a>,
+    /// `None` once dropped inside the spans.
+    inner: Option<T>,
+}
+
+impl<'a, T: Unpin> InSpans<'a, T> {
+    fn new(spans: Spans<'a>, inner: T) -> Self {
+        InSpans {
+            spans,
+            inner: Some(inner),
+        }
+    }
+
+    /// Runs `f` on the inner value inside the spans.
+    fn entered<R>(&mut self, f: impl FnOnce(std::pin::Pin<&mut T>) -> R) -> R {
+        let _call = self.spans.call.enter();
+        let _attempt = self.spans.attempt.enter();
+        let inner = self.inner.as_mut().expect("taken only on drop");
+        f(std::pin::Pin::new(inner))
+    }
+}
+
+impl<T: Future + Unpin> Future for InSpans<'_, T> {
+    type Output = T::Output;
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<T::Output> {
+        self.entered(|inner| inner.poll(cx))
+    }
+}
+
+impl<T> Drop for InSpans<'_, T> {
+    fn drop(&mut self) {
+        if let Some(inner) = self.inner.take() {
+            let _call = self.spans.call.enter();
+            let _attempt = self.spans.attempt.enter();
+            drop(inner);
         }
     }
 }
@@ -649,7 +690,8 @@ fn bounded<'a, F: Future>(
     })
 }
 
-/// One attempt: the engine call, then (in full mode) the whole body.
+/// One attempt: the engine call, then (in full mode) the whole body, each
+/// polled inside the attempt's spans.
 async fn run_attempt<E: Engine + ?Sized>(
     engine: &E,
     (parts, key, body): (
@@ -658,20 +700,24 @@ async fn run_attempt<E: Engine + ?Sized>(
         AttemptBody,
     ),
     context: &AttemptContext,
+    spans: Spans<'_>,
     streaming: bool,
     max_bytes: usize,
 ) -> Result<Answer, EngineFailure> {
     // Made here, where it is handed over at once: the request is not kept
     // in this future's state.
     let request = attempt_request(parts, key, body);
-    let response = engine.send(request, context).await?;
+    let response = InSpans::new(spans, engine.send(request, context)).await?;
     context.progress().head_received();
     if streaming {
         return Ok(Answer::Streaming(response));
     }
-    let (parts, mut body) = response.into_parts();
+    let (parts, body) = response.into_parts();
+    let mut body = InSpans::new(spans, body);
     let mut collected = Collected::default();
-    while let Some(frame) = body.frame().await {
+    while let Some(frame) =
+        std::future::poll_fn(|cx| body.entered(|b| http_body::Body::poll_frame(b, cx))).await
+    {
         if let Ok(data) = frame?.into_data() {
             let seen = collected.len() + data.len();
             if seen > max_bytes {
