@@ -4,6 +4,7 @@ use std::fmt;
 
 use evident_resilience::LocalRejection;
 
+use super::machine::Records;
 use crate::failure::TransportFailure;
 use crate::observe::AttemptRecord;
 
@@ -54,24 +55,24 @@ impl Error {
         }
     }
 
-    pub(crate) fn drained(last: Option<TransportFailure>, attempts: Vec<AttemptRecord>) -> Self {
+    pub(crate) fn drained(last: Option<TransportFailure>, attempts: Records) -> Self {
         Error {
             kind: Kind::Draining(last),
-            attempts,
+            attempts: attempts.into_vec(),
         }
     }
 
-    pub(crate) fn rejected(rejection: LocalRejection, attempts: Vec<AttemptRecord>) -> Self {
+    pub(crate) fn rejected(rejection: LocalRejection, attempts: Records) -> Self {
         Error {
             kind: Kind::Rejected(rejection),
-            attempts,
+            attempts: attempts.into_vec(),
         }
     }
 
-    pub(crate) fn failed(failure: TransportFailure, attempts: Vec<AttemptRecord>) -> Self {
+    pub(crate) fn failed(failure: TransportFailure, attempts: Records) -> Self {
         Error {
             kind: Kind::Failed(failure),
-            attempts,
+            attempts: attempts.into_vec(),
         }
     }
 

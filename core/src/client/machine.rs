@@ -59,7 +59,7 @@ pub(crate) struct Call {
     body: BodyReplay,
     deadline: Option<Instant>,
     attempts_made: u32,
-    records: Vec<AttemptRecord>,
+    records: Records,
     /// The call's own retry policy, when its options replaced the client's.
     policy: Option<std::sync::Arc<RetryPolicy>>,
     attempts_allowed: u32,
@@ -72,6 +72,10 @@ pub(crate) struct Call {
     /// The last attempt's failure while a retry of it is pending.
     last_failure: Option<TransportFailure>,
 }
+
+/// A call's records, in order. Most calls make one attempt: its record is
+/// kept inline, and only a retry allocates.
+pub(crate) type Records = smallvec::SmallVec<[AttemptRecord; 1]>;
 
 /// The header name of the idempotency key, made once (cloning it copies
 /// nothing).
@@ -216,7 +220,7 @@ impl Call {
             body,
             deadline,
             attempts_made: 0,
-            records: Vec::with_capacity(attempts_allowed as usize),
+            records: Records::new(),
             last_failure: None,
             policy,
             attempts_allowed,
@@ -390,7 +394,7 @@ impl Call {
         super::keep_spare_progress(progress);
     }
 
-    pub(crate) fn finish(&mut self, shared: &Shared) -> Vec<AttemptRecord> {
+    pub(crate) fn finish(&mut self, shared: &Shared) -> Records {
         let records = std::mem::take(&mut self.records);
         if let Some(observer) = &shared.observer {
             observer.on_call_end(&self.info, &records);
@@ -445,6 +449,10 @@ impl Call {
         trace_attempt(&self.info, &record);
         if let Some(observer) = &shared.observer {
             observer.on_attempt(&self.info, &record);
+        }
+        if self.records.len() == self.records.inline_size() {
+            // A retry: room for the rest at once.
+            self.records.reserve_exact(self.attempts_allowed as usize);
         }
         self.records.push(record);
     }
@@ -630,11 +638,7 @@ pub(crate) struct Delivered {
 impl Delivered {
     /// Hands the call over at a response head; returns the records so far
     /// (for the response) and what judges the body.
-    pub(crate) fn hand_over(
-        call: Call,
-        shared: &Shared,
-        now: Instant,
-    ) -> (Vec<AttemptRecord>, Delivered) {
+    pub(crate) fn hand_over(call: Call, shared: &Shared, now: Instant) -> (Records, Delivered) {
         let context = RetryContext {
             attempts_made: call.attempts_made,
             attempts_allowed: call.attempts_allowed,

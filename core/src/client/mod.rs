@@ -152,8 +152,14 @@ body_from_memory!(Body);
 /// The records of every attempt of a call, attached to its response.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallReport {
+    attempts: machine::Records,
+}
+
+impl CallReport {
     /// Every attempt's record, in order.
-    pub attempts: Vec<AttemptRecord>,
+    pub fn attempts(&self) -> &[AttemptRecord] {
+        &self.attempts
+    }
 }
 
 /// The attempt records attached to a response by the client.
@@ -161,7 +167,7 @@ pub fn attempts_of<B>(response: &http::Response<B>) -> &[AttemptRecord] {
     response
         .extensions()
         .get::<CallReport>()
-        .map_or(&[], |r| r.attempts.as_slice())
+        .map_or(&[], CallReport::attempts)
 }
 
 /// Where a body comes from across attempts.
