@@ -139,14 +139,8 @@ impl Call {
                 ));
             }
         };
-        let (host, port) = match uri.authority().map(|a| host_and_port(a.as_str())) {
-            Some((host, port)) if !host.is_empty() => (host, port),
-            _ => return Err(Error::invalid_request("the URI has no host")),
-        };
-        let port = port.unwrap_or(scheme.default_port());
-        if port == 0 {
-            return Err(Error::invalid_request("port 0 cannot be connected to"));
-        }
+        let authority = uri.authority().map_or("", |a| a.as_str());
+        let (host, port, origin) = target_of(scheme, authority)?;
         let (idempotency, key) = match declared {
             Declared::Nothing => (Idempotency::None, None),
             Declared::Idempotent => (Idempotency::Declared, None),
@@ -197,7 +191,6 @@ impl Call {
         if let Some(budget) = policy.as_deref().unwrap_or(&shared.policy).budget() {
             budget.deposit(now);
         }
-        let host = host.trim_start_matches('[').trim_end_matches(']');
         let info = CallInfo {
             call_id: next_call_id(),
             method: method.clone(),
@@ -214,7 +207,7 @@ impl Call {
         let span = call_span(&info, host);
         let call = Call {
             info,
-            origin: origin_of(scheme, host, port),
+            origin,
             idempotency,
             key,
             body,
@@ -528,36 +521,86 @@ fn parse_port(text: &[u8]) -> Option<u16> {
     u16::try_from(port).ok()
 }
 
+/// Where a call goes: its URI's scheme and authority, and what they give.
+struct Target {
+    scheme: Scheme,
+    authority: Box<str>,
+    /// The host, without an IPv6 literal's brackets, within `authority`.
+    host: std::ops::Range<usize>,
+    port: u16,
+    origin: Origin,
+}
+
 thread_local! {
-    /// The origin of this thread's last call. Calls mostly go to the origin
-    /// the last one went to: reusing it spares each call an allocation and
-    /// a pass over the host.
-    static LAST_ORIGIN: std::cell::RefCell<Option<Origin>> =
+    /// The target of this thread's last call. Calls mostly go where the
+    /// last one went: an equal authority then costs one comparison, not a
+    /// parse, and its origin is shared, not made again.
+    static LAST_TARGET: std::cell::RefCell<Option<Target>> =
         const { std::cell::RefCell::new(None) };
 }
 
-/// The origin of `scheme://host:port` (`host` without brackets), as
-/// `Origin::new` makes it: the thread's last one when it is the same.
-fn origin_of(scheme: Scheme, host: &str, port: u16) -> Origin {
-    let cached = LAST_ORIGIN.try_with(|last| {
-        let mut last = last.try_borrow_mut().ok()?;
-        // `Origin::new` lower-cases the host: an equal host, ignoring ASCII
-        // case, makes an equal origin.
-        if let Some(origin) = &*last
-            && origin.port() == port
-            && origin.scheme() == scheme
-            && (origin.host() == host || origin.host().eq_ignore_ascii_case(host))
-        {
-            return Some(origin.clone());
-        }
-        let origin = Origin::new(scheme, host, port);
-        *last = Some(origin.clone());
-        Some(origin)
-    });
-    match cached {
-        Ok(Some(origin)) => origin,
-        _ => Origin::new(scheme, host, port),
+/// Where in `authority` its host is (without an IPv6 literal's brackets),
+/// and the port, the scheme's by default; an error if nothing can be sent
+/// there.
+fn parse_target(scheme: Scheme, authority: &str) -> Result<(std::ops::Range<usize>, u16), Error> {
+    let (host, port) = match host_and_port(authority) {
+        (host, port) if !host.is_empty() => (host, port),
+        _ => return Err(Error::invalid_request("the URI has no host")),
+    };
+    let port = port.unwrap_or(scheme.default_port());
+    if port == 0 {
+        return Err(Error::invalid_request("port 0 cannot be connected to"));
     }
+    // A part of `authority`, as `host_and_port` found it: its place there.
+    let start = host.as_ptr() as usize - authority.as_ptr() as usize;
+    let start = start + usize::from(host.starts_with('['));
+    let end = start + host.trim_start_matches('[').trim_end_matches(']').len();
+    Ok((start..end, port))
+}
+
+/// The host (without brackets), port and origin of `scheme://authority`,
+/// or why nothing can be sent there.
+fn target_of(scheme: Scheme, authority: &str) -> Result<(&str, u16, Origin), Error> {
+    let cached = LAST_TARGET.try_with(|last| {
+        let last = last.try_borrow().ok()?;
+        let last = last.as_ref()?;
+        (last.scheme == scheme && *last.authority == *authority)
+            .then(|| (last.host.clone(), last.port, last.origin.clone()))
+    });
+    if let Ok(Some((host, port, origin))) = cached {
+        return Ok((&authority[host], port, origin));
+    }
+    let (range, port) = parse_target(scheme, authority)?;
+    let host = &authority[range.clone()];
+    let origin = LAST_TARGET
+        .try_with(|last| {
+            let mut last = last.try_borrow_mut().ok()?;
+            // The same origin written otherwise (the host's case, user
+            // information): `Origin::new` lower-cases the host, so an equal
+            // host, ignoring ASCII case, makes an equal origin.
+            let origin = match &*last {
+                Some(t)
+                    if t.origin.port() == port
+                        && t.origin.scheme() == scheme
+                        && t.origin.host().eq_ignore_ascii_case(host) =>
+                {
+                    t.origin.clone()
+                }
+                _ => Origin::new(scheme, host, port),
+            };
+            *last = Some(Target {
+                scheme,
+                authority: authority.into(),
+                host: range.clone(),
+                port,
+                origin: origin.clone(),
+            });
+            Some(origin)
+        })
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| Origin::new(scheme, host, port));
+    Ok((host, port, origin))
 }
 
 /// The delay of a retry decision; `None` for a stop.
@@ -716,7 +759,38 @@ impl Delivered {
 #[cfg(test)]
 mod tests {
     use super::host_and_port;
+    use evident_resilience::{Origin, Scheme};
     use proptest::prelude::*;
+
+    proptest! {
+        /// A thread's calls to any sequence of authorities, some repeated,
+        /// some invalid: each gets what a fresh parse gives, never the last
+        /// call's target.
+        #[test]
+        fn a_cached_target_is_what_a_fresh_parse_gives(
+            calls in proptest::collection::vec((0usize..9, any::<bool>()), 1..24),
+        ) {
+            const AUTHORITIES: [&str; 9] = [
+                "127.0.0.1:8080", "127.0.0.1:8081", "LOCALHOST:8080", "localhost:8080",
+                "u:p@localhost:8080", "[::1]:9", "127.0.0.1:0", "", "example.com",
+            ];
+            for (i, https) in calls {
+                let scheme = if https { Scheme::Https } else { Scheme::Http };
+                let authority = AUTHORITIES[i];
+                let got = super::target_of(scheme, authority)
+                    .map(|(host, port, origin)| (host.to_owned(), port, origin));
+                let fresh = super::parse_target(scheme, authority).map(|(range, port)| {
+                    let host = &authority[range];
+                    (host.to_owned(), port, Origin::new(scheme, host, port))
+                });
+                match (got, fresh) {
+                    (Ok(got), Ok(fresh)) => prop_assert_eq!(got, fresh),
+                    (Err(got), Err(fresh)) => prop_assert_eq!(got.to_string(), fresh.to_string()),
+                    (got, fresh) => prop_assert!(false, "{authority}: {got:?} but {fresh:?}"),
+                }
+            }
+        }
+    }
 
     proptest! {
         /// Whatever authority the URI parser accepts, the one-pass split
