@@ -10,7 +10,9 @@ use evident_resilience::{LocalRejection, Pipeline, SystemClock};
 use super::config::{CallOptions, ClientBuilder, Handles};
 use super::machine::{Call, Delivered, Ended, attempt_request, take_extensions};
 use super::streaming::Trail;
-use super::{BlockingStreamingBody, CallReport, Collected, Error, spare_progress};
+use super::{
+    BlockingStreamingBody, CallReport, Collected, Error, Mode, Streamed, Whole, spare_progress,
+};
 use crate::classify::EngineSignal;
 use crate::config::ConfigError;
 use crate::decide::BodyReplay;
@@ -119,10 +121,7 @@ impl<E: BlockingEngine> Client<E> {
         request: http::Request<Body>,
         options: CallOptions,
     ) -> Result<http::Response<Bytes>, Error> {
-        match self.run(request, options, false)? {
-            Finished::Full(r) => Ok(r),
-            Finished::Streaming(_) => unreachable!("full mode never streams"),
-        }
+        self.run::<Whole>(request, options)
     }
 
     /// Like [`Self::execute`], but returns at the response head and hands the
@@ -148,18 +147,18 @@ impl<E: BlockingEngine> Client<E> {
         request: http::Request<Body>,
         options: CallOptions,
     ) -> Result<http::Response<BlockingStreamingBody>, Error> {
-        match self.run(request, options, true)? {
-            Finished::Streaming(r) => Ok(r),
-            Finished::Full(_) => unreachable!("streaming mode never reads whole"),
-        }
+        self.run::<Streamed>(request, options)
     }
 
-    fn run(
+    // Inlined into `execute` and `execute_streaming`: the answer is then
+    // not moved from one function's result into the next.
+    #[inline(always)]
+    fn run<M: Mode<BlockingStreamingBody>>(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
-        streaming: bool,
-    ) -> Result<Finished, Error> {
+    ) -> Result<M::Output, Error> {
+        let streaming = M::STREAMING;
         if self.is_draining() {
             return Err(Error::draining());
         }
@@ -253,10 +252,14 @@ impl<E: BlockingEngine> Client<E> {
                         None => {
                             drop(attempt_span);
                             return Ok(match answer {
-                                Answer::Full(r) => self.deliver_full(&mut call, r, progress),
-                                Answer::Streaming(r) => {
-                                    self.deliver_streaming(call, r, progress, now, &call_span)
+                                // The call's records go on the response.
+                                Answer::Full(mut r) => {
+                                    call.finish_full(shared, &mut r, progress);
+                                    M::full(r)
                                 }
+                                Answer::Streaming(r) => M::streaming(
+                                    self.deliver_streaming(call, r, progress, now, &call_span),
+                                ),
                             });
                         }
                     }
@@ -274,17 +277,6 @@ impl<E: BlockingEngine> Client<E> {
         }
     }
 
-    /// Hands a whole answer to the caller, with the call's records.
-    fn deliver_full(
-        &self,
-        call: &mut Call,
-        mut response: http::Response<Bytes>,
-        progress: Progress,
-    ) -> Finished {
-        call.finish_full(&self.h.shared, &mut response, progress);
-        Finished::Full(response)
-    }
-
     /// Hands a response head to the caller, with the call's records so far;
     /// the body stays part of the call.
     fn deliver_streaming(
@@ -294,7 +286,7 @@ impl<E: BlockingEngine> Client<E> {
         progress: Progress,
         now: std::time::Instant,
         span: &tracing::Span,
-    ) -> Finished {
+    ) -> http::Response<BlockingStreamingBody> {
         let shared = &self.h.shared;
         let (attempts, delivered) = Delivered::hand_over(call, shared, now);
         let (mut parts, body) = response.into_parts();
@@ -307,7 +299,7 @@ impl<E: BlockingEngine> Client<E> {
             span: span.clone(),
         };
         let body = BlockingStreamingBody::new(body, trail);
-        Finished::Streaming(http::Response::from_parts(parts, body))
+        http::Response::from_parts(parts, body)
     }
 
     /// Stops new retries, as [`crate::client::Client::drain`]: a call
@@ -354,15 +346,10 @@ impl Answer {
     }
 }
 
-/// What a call hands to the caller.
-enum Finished {
-    Full(http::Response<Bytes>),
-    Streaming(http::Response<BlockingStreamingBody>),
-}
-
 /// One attempt on the calling thread. The engine bounds its I/O by the
 /// attempt's deadline; a timeout it reports is classified by the core from
 /// the progress, whatever stage the engine's error named.
+#[inline(always)]
 fn run_attempt<E: BlockingEngine + ?Sized>(
     engine: &E,
     request: http::Request<BlockingAttemptBody>,

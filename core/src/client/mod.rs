@@ -203,42 +203,43 @@ enum Answer {
     Streaming(http::Response<ResponseBody>),
 }
 
-/// How a call hands its answer over: read whole, or streamed from the head.
-trait Mode {
+/// How a call hands its answer over: read whole, or streamed from the head
+/// as an `S` (each client has its streaming body).
+trait Mode<S> {
     const STREAMING: bool;
     type Output;
     /// A whole answer as this mode's output.
     fn full(response: http::Response<Bytes>) -> Self::Output;
     /// A streamed answer as this mode's output.
-    fn streaming(response: http::Response<StreamingBody>) -> Self::Output;
+    fn streaming(response: http::Response<S>) -> Self::Output;
 }
 
-/// [`Client::execute`]: the body read whole.
+/// `execute`: the body read whole.
 struct Whole;
 
-impl Mode for Whole {
+impl<S> Mode<S> for Whole {
     const STREAMING: bool = false;
     type Output = http::Response<Bytes>;
     #[inline(always)]
     fn full(response: http::Response<Bytes>) -> Self::Output {
         response
     }
-    fn streaming(_: http::Response<StreamingBody>) -> Self::Output {
+    fn streaming(_: http::Response<S>) -> Self::Output {
         unreachable!("full mode never streams")
     }
 }
 
-/// [`Client::execute_streaming`]: the body handed over at the head.
+/// `execute_streaming`: the body handed over at the head.
 struct Streamed;
 
-impl Mode for Streamed {
+impl<S> Mode<S> for Streamed {
     const STREAMING: bool = true;
-    type Output = http::Response<StreamingBody>;
+    type Output = http::Response<S>;
     fn full(_: http::Response<Bytes>) -> Self::Output {
         unreachable!("streaming mode never reads whole")
     }
     #[inline(always)]
-    fn streaming(response: http::Response<StreamingBody>) -> Self::Output {
+    fn streaming(response: http::Response<S>) -> Self::Output {
         response
     }
 }
@@ -404,7 +405,7 @@ impl<E: Engine> Client<E> {
     // Not an `async fn`: its arguments would be moved once more into the
     // future's locals when it first runs. The async block uses the head,
     // body and options where they were captured.
-    fn run<M: Mode>(
+    fn run<M: Mode<StreamingBody>>(
         &self,
         request: http::Request<Body>,
         options: CallOptions,
