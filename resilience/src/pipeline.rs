@@ -319,6 +319,11 @@ impl std::fmt::Debug for Pipeline {
 }
 
 impl Pipeline {
+    /// The clock the pipeline's components read time from.
+    pub fn clock(&self) -> &Arc<dyn Clock> {
+        &self.clock
+    }
+
     /// A pipeline whose components read time from `clock`.
     pub fn new(config: PipelineConfig, clock: Arc<dyn Clock>) -> Self {
         let open_wait = config.circuit_breaker.as_ref().map_or(
@@ -508,7 +513,13 @@ impl Pipeline {
     /// }
     /// ```
     pub fn admit(&self, origin: &Origin, max_wait: Duration) -> Admission {
-        let now = self.clock.now();
+        self.admit_at(origin, max_wait, self.clock.now())
+    }
+
+    /// [`admit`](Self::admit) at `now`, an instant the caller has just read
+    /// from this pipeline's [`clock`](Self::clock): a caller that reads the
+    /// time anyway spares the pipeline reading it again.
+    pub fn admit_at(&self, origin: &Origin, max_wait: Duration, now: Instant) -> Admission {
         let state = self.origin_state(origin, now);
         // On an early return, the permissions taken so far drop in reverse
         // order.

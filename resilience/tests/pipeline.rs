@@ -863,3 +863,25 @@ async fn admit_decides_at_once_and_defers_only_a_wait() {
     wait.await.unwrap().record_success();
     assert!(tokio::time::Instant::now() > t0, "the token was waited for");
 }
+
+#[test]
+fn admit_at_decides_at_the_instant_it_is_given() {
+    let f = fixture(PipelineConfig::default().circuit_breaker(Some(breaker_config())));
+    f.open_circuit();
+    let now = evident_resilience::Clock::now(&f.clock);
+    // At the clock's instant the circuit is still open...
+    match f.pipeline.admit_at(&origin(), Duration::ZERO, now) {
+        Admission::Ready(Err(LocalRejection::CircuitOpen { .. })) => {}
+        other => panic!("expected CircuitOpen, got {other:?}"),
+    }
+    // ...and at the instant its open wait ends, a trial call is admitted,
+    // although the clock itself has not moved.
+    match f
+        .pipeline
+        .admit_at(&origin(), Duration::ZERO, now + OPEN_WAIT)
+    {
+        Admission::Ready(Ok(permit)) => permit.record_success(),
+        other => panic!("expected a trial call, got {other:?}"),
+    }
+    assert_eq!(f.pipeline.state(&origin()), Some(CircuitState::HalfOpen));
+}

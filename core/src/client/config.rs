@@ -331,6 +331,10 @@ pub(crate) struct Handles<E> {
     /// tokio's timer's (the async client then sets an attempt's timer to
     /// the attempt's planned deadline without reading the clock again).
     pub(crate) tokio_clock: bool,
+    /// Whether the pipeline reads time from `clock`, so the client's own
+    /// reading of it can be handed to the pipeline (a shared pipeline may
+    /// have another clock).
+    pub(crate) pipeline_on_clock: bool,
     drain: Arc<Drain>,
 }
 
@@ -351,6 +355,7 @@ impl<E> Clone for Handles<E> {
             pipeline: self.pipeline.clone(),
             clock: self.clock.clone(),
             tokio_clock: self.tokio_clock,
+            pipeline_on_clock: self.pipeline_on_clock,
             drain: self.drain.clone(),
         }
     }
@@ -369,12 +374,14 @@ impl<E> Handles<E> {
         let shared = builder.into_shared()?;
         let tokio_clock = shared.clock.is_none() && tokio_default;
         let clock = shared.clock.clone().unwrap_or(default_clock);
+        let pipeline = match &shared.shared_pipeline {
+            Some(pipeline) => pipeline.clone(),
+            None => Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
+        };
         Ok(Handles {
             engine: Arc::new(engine),
-            pipeline: match &shared.shared_pipeline {
-                Some(pipeline) => pipeline.clone(),
-                None => Arc::new(Pipeline::new(shared.pipeline.clone(), clock.clone())),
-            },
+            pipeline_on_clock: Arc::ptr_eq(pipeline.clock(), &clock),
+            pipeline,
             shared: Arc::new(shared),
             clock,
             tokio_clock,

@@ -447,7 +447,12 @@ impl<E: Engine> Client<E> {
                     let bound = call.admission_bound(shared, now);
                     // A healthy upstream admits at once, with no future and no
                     // timer; only a wait is boxed, and raced against a drain.
-                    self.h.pipeline.admit(&call.origin, bound)
+                    match self.h.pipeline_on_clock {
+                        // `now` was read from the pipeline's clock, just now:
+                        // at the call's start, or after its last wait.
+                        true => self.h.pipeline.admit_at(&call.origin, bound, now),
+                        false => self.h.pipeline.admit(&call.origin, bound),
+                    }
                 };
                 let admitted = match admission {
                     Admission::Ready(admitted) => admitted,
