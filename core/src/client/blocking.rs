@@ -210,14 +210,7 @@ impl<E: BlockingEngine> Client<E> {
             };
             let plan = call.plan(shared, self.h.clock.now());
             progress.renew();
-            let context = AttemptContext::new(
-                progress.clone(),
-                Some(plan.deadline),
-                plan.attempt_index,
-                fresh_connection,
-            )
-            .with_origin(call.origin.clone())
-            .with_repeat_is_harmless(call.repeat_is_harmless());
+            let context = call.attempt_context(&plan, &progress, fresh_connection);
             let request = attempt_request(&mut parts, call.key.as_ref(), body.for_attempt());
             // The attempt span covers the attempt and its record.
             let attempt_span = attempt_span(plan.attempt_index).entered();

@@ -22,7 +22,7 @@ use crate::decide::{
     BodyReplay, Decision, Idempotency, MAX_ATTEMPTS_LIMIT, Outcome, RetryAfter, RetryContext,
     RetryPolicy, check_duration,
 };
-use crate::engine::EngineFailure;
+use crate::engine::{AttemptContext, EngineFailure};
 use crate::failure::{ExecutionEvidence, FailureCategory, TransportFailure};
 use crate::observe::{
     AttemptRecord, CallInfo, EvidenceFacts, RejectionKind, call_span, next_call_id, trace_attempt,
@@ -249,14 +249,33 @@ impl Call {
         }
     }
 
-    /// Plans the next attempt, once the pipeline admitted it: its timeout
-    /// and deadline count from now, after any admission wait.
     /// Whether the server receiving a request of this call twice does no
     /// harm: declared idempotent, or every attempt's head carries its key.
     pub(crate) fn repeat_is_harmless(&self) -> bool {
         self.idempotency == Idempotency::Declared || self.key.is_some()
     }
 
+    /// The context the attempt `plan` runs with: its progress, deadline and
+    /// index, this call's origin and whether a repeat of it is harmless.
+    #[inline]
+    pub(crate) fn attempt_context(
+        &self,
+        plan: &AttemptPlan,
+        progress: &crate::progress::Progress,
+        fresh_connection: bool,
+    ) -> AttemptContext {
+        AttemptContext::new(
+            progress.clone(),
+            Some(plan.deadline),
+            plan.attempt_index,
+            fresh_connection,
+        )
+        .with_origin(self.origin.clone())
+        .with_repeat_is_harmless(self.repeat_is_harmless())
+    }
+
+    /// Plans the next attempt, once the pipeline admitted it: its timeout
+    /// and deadline count from now, after any admission wait.
     pub(crate) fn plan(&mut self, _shared: &Shared, now: Instant) -> AttemptPlan {
         let attempt_index = self.attempts_made;
         self.attempts_made += 1;

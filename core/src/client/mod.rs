@@ -480,14 +480,7 @@ impl<E: Engine> Client<E> {
                     };
                     let plan = call.plan(shared, now);
                     progress.renew();
-                    let context = AttemptContext::new(
-                        progress.clone(),
-                        Some(plan.deadline),
-                        plan.attempt_index,
-                        fresh_connection,
-                    )
-                    .with_origin(call.origin.clone())
-                    .with_repeat_is_harmless(call.repeat_is_harmless());
+                    let context = call.attempt_context(&plan, &progress, fresh_connection);
                     (permit, plan, context, attempt_span(plan.attempt_index))
                 };
                 let spans = Spans {
