@@ -607,6 +607,24 @@ proptest! {
                             ),
                         "{} gave {}", status, d
                     );
+                } else if let Some(meaning) = idempotency_key_reply(status, c.idempotency) {
+                    // A sent key's own replies (409 in progress, 422 reused),
+                    // before the status classes.
+                    match meaning {
+                        Ok(reason) => prop_assert!(
+                            matches!(d, Decision::Retry { reason: r, .. } if r == reason)
+                                || matches!(
+                                    d,
+                                    Decision::Stop(
+                                        StopReason::RetryAfterBeyondDeadline
+                                            | StopReason::RetryAfterBeyondCeiling
+                                            | StopReason::BudgetExhausted
+                                    )
+                                ),
+                            "{} gave {}", status, d
+                        ),
+                        Err(stop) => prop_assert_eq!(d, Decision::Stop(stop)),
+                    }
                 } else if !is_retryable_status(status) {
                     prop_assert_eq!(d, Decision::Stop(StopReason::StatusNotRetryable));
                 } else if !c.idempotency.safely_idempotent() {
