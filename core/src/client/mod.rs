@@ -542,9 +542,9 @@ impl<E: Engine> Client<E> {
                                     delay
                                 }
                                 None => {
+                                    // Handed over inside the call span.
                                     drop(in_attempt);
-                                    drop(in_call);
-                                    return Ok(match answer {
+                                    let output = match answer {
                                         // The call's records go on the response.
                                         Answer::Full(mut r) => {
                                             call.finish_full(shared, &mut r, progress);
@@ -552,10 +552,16 @@ impl<E: Engine> Client<E> {
                                         }
                                         Answer::Streaming(r) => {
                                             M::streaming(self.deliver_streaming(
-                                                call, r, progress, now, call_span,
+                                                call,
+                                                r,
+                                                progress,
+                                                now,
+                                                call_span.clone(),
                                             ))
                                         }
-                                    });
+                                    };
+                                    drop(in_call);
+                                    return Ok(output);
                                 }
                             }
                         }
