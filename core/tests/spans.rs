@@ -120,45 +120,40 @@ impl Engine for SpanEngine {
     }
 }
 
-/// A registry alone: it keeps every span, and prints nothing.
-fn subscriber() -> impl tracing::Subscriber + Send + Sync {
-    tracing_subscriber::registry()
-}
-
-fn client(engine: SpanEngine, log: &Log) -> evident_core::client::Client<SpanEngine> {
-    ClientBuilder::new()
-        .policy(RetryPolicy::builder().max_attempts(1).build().unwrap())
-        .pipeline(PipelineConfig::disabled())
-        .attempt_timeout(Duration::from_secs(5))
-        .observer(Arc::new(log.clone()))
-        .build(engine)
-        .unwrap()
-}
-
-fn request() -> http::Request<Body> {
-    http::Request::get("http://127.0.0.1:8080/")
-        .body(Body::Empty)
-        .unwrap()
+/// One idempotent GET through the async client over a `SpanEngine`, under
+/// a subscriber that keeps every span (a registry alone, printing nothing),
+/// on a paused clock: an attempt that never answers meets its timeout as
+/// soon as the runtime is idle.
+fn call(hang: bool, log: &Log) -> Result<http::Response<Bytes>, evident_core::client::Error> {
+    tracing::subscriber::with_default(tracing_subscriber::registry(), || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .unwrap();
+        let engine = SpanEngine {
+            log: log.clone(),
+            hang,
+        };
+        let client = ClientBuilder::new()
+            .policy(RetryPolicy::builder().max_attempts(1).build().unwrap())
+            .pipeline(PipelineConfig::disabled())
+            .attempt_timeout(Duration::from_secs(5))
+            .observer(Arc::new(log.clone()))
+            .build(engine)
+            .unwrap();
+        let request = http::Request::get("http://127.0.0.1:8080/")
+            .body(Body::Empty)
+            .unwrap();
+        runtime.block_on(client.execute(request, CallOptions::new().idempotent()))
+    })
 }
 
 #[test]
 fn an_answered_call_runs_in_its_spans() {
     let log = Log::default();
-    tracing::subscriber::with_default(subscriber(), || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .build()
-            .unwrap();
-        let engine = SpanEngine {
-            log: log.clone(),
-            hang: false,
-        };
-        let client = client(engine, &log);
-        let response = runtime
-            .block_on(client.execute(request(), CallOptions::new().idempotent()))
-            .unwrap();
-        assert_eq!(response.body(), "ok");
-    });
+    let response = call(false, &log).unwrap();
+    assert_eq!(response.body(), "ok");
     assert_eq!(
         log.entries(),
         [
@@ -174,24 +169,9 @@ fn an_answered_call_runs_in_its_spans() {
 #[test]
 fn an_attempt_given_up_on_is_dropped_in_its_spans() {
     let log = Log::default();
-    tracing::subscriber::with_default(subscriber(), || {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_time()
-            .start_paused(true)
-            .build()
-            .unwrap();
-        let engine = SpanEngine {
-            log: log.clone(),
-            hang: true,
-        };
-        let client = client(engine, &log);
-        // The attempt's timer fires (the paused clock runs ahead when
-        // idle): the attempt is dropped, then recorded.
-        let err = runtime
-            .block_on(client.execute(request(), CallOptions::new().idempotent()))
-            .unwrap_err();
-        assert_eq!(err.attempts().len(), 1);
-    });
+    // The attempt's timer fires: the attempt is dropped, then recorded.
+    let err = call(true, &log).unwrap_err();
+    assert_eq!(err.attempts().len(), 1);
     let entries = log.entries();
     assert_eq!(
         entries[..4],

@@ -594,23 +594,15 @@ proptest! {
                 }
             }
             Outcome::Answered { status, .. } => {
-                if let Some(reason) = status_proves_not_processed(status) {
-                    prop_assert!(
-                        matches!(d, Decision::Retry { reason: r, .. } if r == reason)
-                            || matches!(
-                                d,
-                                Decision::Stop(
-                                    StopReason::RetryAfterBeyondDeadline
-                                        | StopReason::RetryAfterBeyondCeiling
-                                        | StopReason::BudgetExhausted
-                                )
-                            ),
-                        "{} gave {}", status, d
-                    );
-                } else if let Some(meaning) = idempotency_key_reply(status, c.idempotency) {
-                    // A sent key's own replies (409 in progress, 422 reused),
-                    // before the status classes.
+                // A reason proving nothing processed, then a sent key's own
+                // replies (409 in progress, 422 reused), before the classes.
+                let own_rule = status_proves_not_processed(status)
+                    .map(Ok)
+                    .or_else(|| idempotency_key_reply(status, c.idempotency));
+                if let Some(meaning) = own_rule {
                     match meaning {
+                        // Retried for that reason, unless the wait or the
+                        // budget stops it.
                         Ok(reason) => prop_assert!(
                             matches!(d, Decision::Retry { reason: r, .. } if r == reason)
                                 || matches!(
